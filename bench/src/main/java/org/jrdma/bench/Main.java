@@ -1,0 +1,29 @@
+package org.jrdma.bench;
+
+import java.util.Arrays;
+
+/** Command-line entry of jrdma-bench.jar. Today: {@code devices} (the default), listing the RDMA devices. */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        String command = args.length == 0 ? "devices" : args[0];
+        String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+        int status;
+        switch (command) {
+            case "devices":
+                status = DevicesCommand.run(rest, System.out);
+                break;
+            case "-h":
+            case "--help":
+                System.out.println("usage: java -jar jrdma-bench.jar [devices]");
+                status = 0;
+                break;
+            default:
+                System.err.println("unknown command '" + command + "'; try --help");
+                status = 2;
+        }
+        System.exit(status);
+    }
+}

@@ -1,0 +1,10 @@
+package org.jrdma;
+
+/** An invalid or ambiguous configuration value; the message names the variable, the value and what is allowed. */
+public class ConfigurationException extends RdmaException {
+    private static final long serialVersionUID = 1L;
+
+    public ConfigurationException(String message) {
+        super(message, 0);
+    }
+}

@@ -1,0 +1,72 @@
+package org.jrdma;
+
+import java.util.List;
+import java.util.ServiceLoader;
+import org.jrdma.spi.RdmaProvider;
+
+/**
+ * Entry point of jrdma.
+ *
+ * <pre>{@code
+ * if (!Rdma.isAvailable()) {
+ *     throw new IllegalStateException("no RDMA", Rdma.unavailabilityCause());
+ * }
+ * for (RdmaDevice device : Rdma.devices()) { ... }
+ * }</pre>
+ *
+ * <p>Nothing here throws from a static initializer: when the native library cannot be loaded,
+ * {@link #isAvailable()} answers false and {@link #unavailabilityCause()} says why.
+ */
+public final class Rdma {
+    private Rdma() {
+    }
+
+    private static final class Holder {
+        static final RdmaProvider PROVIDER;
+        static final Throwable CAUSE;
+
+        static {
+            RdmaProvider provider = null;
+            Throwable cause;
+            try {
+                provider = ServiceLoader.load(RdmaProvider.class, Rdma.class.getClassLoader()).findFirst().orElse(null);
+                cause = provider == null
+                        ? new UnsupportedOperationException("no jrdma implementation on the class path (add jrdma-impl)")
+                        : provider.unavailabilityCause();
+            } catch (Throwable t) { // a broken provider must not break class initialisation
+                cause = t;
+            }
+            PROVIDER = cause == null ? provider : null;
+            CAUSE = cause;
+        }
+    }
+
+    /** True when the native library is loaded and usable. Says nothing about whether a device exists. */
+    public static boolean isAvailable() {
+        return Holder.PROVIDER != null;
+    }
+
+    /** Why jrdma cannot be used here, or null when {@link #isAvailable()}. */
+    public static Throwable unavailabilityCause() {
+        return Holder.CAUSE;
+    }
+
+    /** Throws an {@link UnsupportedOperationException} carrying the cause unless available. */
+    public static void ensureAvailability() {
+        if (Holder.PROVIDER == null) {
+            throw new UnsupportedOperationException("jrdma is not available: " + Holder.CAUSE, Holder.CAUSE);
+        }
+    }
+
+    /** The version of the loaded native library (equal to the Java side's). */
+    public static String libraryVersion() {
+        ensureAvailability();
+        return Holder.PROVIDER.libraryVersion();
+    }
+
+    /** The RDMA devices of this host, queried now; empty when there are none. */
+    public static List<RdmaDevice> devices() {
+        ensureAvailability();
+        return Holder.PROVIDER.devices();
+    }
+}

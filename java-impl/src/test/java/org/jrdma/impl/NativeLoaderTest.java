@@ -1,0 +1,43 @@
+package org.jrdma.impl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.jrdma.Rdma;
+import org.junit.jupiter.api.Test;
+
+class NativeLoaderTest {
+    @Test
+    void bundledLibraryLoadsFromTheJarWithoutLibraryPath() {
+        assertNull(System.getProperty("library.jrdma.path"), "the test must not point hawtjni at a directory");
+        assertNull(NativeLoader.loadFailure(), () -> "load failed: " + NativeLoader.loadFailure());
+        assertTrue(Rdma.isAvailable());
+        assertNull(Rdma.unavailabilityCause());
+    }
+
+    @Test
+    void libraryReportsTheBuildVersion() {
+        assertEquals(NativeLoader.expectedVersion(), Rdma.libraryVersion());
+        assertTrue(Rdma.libraryVersion().matches("\\d+\\.\\d+\\.\\d+.*"), Rdma.libraryVersion());
+    }
+
+    @Test
+    void versionMismatchIsAClearError() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> NativeLoader.checkVersion("1.2.0", "1.1.9"));
+        assertTrue(e.getMessage().contains("libjrdma.so is 1.1.9 but jrdma-impl is 1.2.0"), e.getMessage());
+    }
+
+    @Test
+    void devicesCanBeListedWithoutADevice() {
+        // Host-side: no RDMA device exists here, which must be an empty list, not a failure.
+        // The VM suite (test-rxe) checks the listing against sysfs on a real rxe device.
+        if (!java.nio.file.Files.isDirectory(java.nio.file.Path.of("/sys/class/infiniband"))) {
+            assertEquals(java.util.List.of(), Rdma.devices());
+        } else {
+            Rdma.devices().forEach(d -> assertTrue(!d.name().isEmpty()));
+        }
+    }
+}
