@@ -1,0 +1,25 @@
+#!/bin/sh
+# Runs inside the VM, chrooted into the host's root, with the repository mounted read-write.
+# $1: the run's results directory (inside the repository). It holds env (written by run-in-vm)
+# and command.sh; this script writes exit-code there.
+results=$1
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp/home LANG=C.UTF-8
+mkdir -p "$HOME"
+. "$results/env"
+export JAVA_HOME JRDMA_VM_TOPOLOGY JRDMA_VM_MODULES_ROOT JRDMA_VM=1
+[ -n "$JAVA_HOME" ] && export PATH="$JAVA_HOME/bin:$PATH"
+# JVMs in the guest: no hsperfdata files on the shared root, and a JIT that starts fast under TCG.
+export JAVA_TOOL_OPTIONS="-XX:-UsePerfData ${JRDMA_VM_JAVA_OPTIONS:-}"
+
+if ! sh "$JRDMA_REPO/test-rxe/vm/rxe-setup.sh" "$JRDMA_VM_TOPOLOGY"; then
+  echo "jrdma-vm: Soft-RoCE setup ($JRDMA_VM_TOPOLOGY) failed"
+  echo 97 > "$results/exit-code"
+  exit 97
+fi
+echo "JRDMA-VM-READY topology=$JRDMA_VM_TOPOLOGY"
+cd "$JRDMA_REPO" || exit 98
+sh "$results/command.sh"
+rc=$?
+echo "$rc" > "$results/exit-code"
+exit "$rc"
