@@ -7,7 +7,7 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp/home LANG=C.UTF-8
 mkdir -p "$HOME"
 . "$results/env"
-export JAVA_HOME JRDMA_VM_TOPOLOGY JRDMA_VM_MODULES_ROOT JRDMA_VM=1
+export JRDMA_REPO JAVA_HOME JRDMA_VM_TOPOLOGY JRDMA_VM_MODULES_ROOT JRDMA_VM=1
 [ -n "$JAVA_HOME" ] && export PATH="$JAVA_HOME/bin:$PATH"
 # JVMs in the guest: no hsperfdata files on the shared root, and a JIT that starts fast under TCG.
 export JAVA_TOOL_OPTIONS="-XX:-UsePerfData ${JRDMA_VM_JAVA_OPTIONS:-}"
