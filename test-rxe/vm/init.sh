@@ -25,7 +25,6 @@ done
 opts=trans=virtio,version=9p2000.L,msize=262144
 # The host root never changes under the VM's feet during a run, so the page cache may keep it.
 mount -t 9p -o "$opts,ro,cache=loose" hostroot /host || fail "cannot mount the host root"
-mount -t 9p -o "$opts" repo "/host$repo" || fail "cannot mount the repository $repo"
 mount -t proc proc /host/proc
 mount -t sysfs sysfs /host/sys
 mount -t devtmpfs devtmpfs /host/dev
@@ -35,6 +34,9 @@ mount -t tmpfs -o size=1g tmpfs /host/dev/shm
 mount -t tmpfs -o size=2g tmpfs /host/tmp
 mount -t tmpfs -o size=2g tmpfs /host/run
 mount -t tmpfs tmpfs /host/var/tmp
+# After the tmpfs mounts, so that a repository under /tmp stays visible.
+mkdir -p "/host$repo" 2>/dev/null
+mount -t 9p -o "$opts" repo "/host$repo" || fail "cannot mount the repository $repo"
 
 echo "JRDMA-VM-BOOTED"
 chroot /host /bin/sh "$repo/test-rxe/vm/guest-run.sh" "$results"
