@@ -1,18 +1,33 @@
 #!/bin/sh
 # Runs inside the VM: the test-rxe JUnit suite with the console launcher, on the class path that
 # the host build wrote (test-rxe/target/vm/classpath.txt). Reports go to test-rxe/target/vm-reports.
+#   junit-suite.sh [--docker] [launcher arguments]
+# Without --docker: every test not tagged "docker". With --docker: starts a Docker engine in the
+# guest (docker-up.sh) and runs the Testcontainers tests (tag "docker") only.
 # Extra arguments go to the launcher, e.g. --select-method org.jrdma.rxe.DeviceSmokeTest#portsAreActive
 set -u
 repo=${JRDMA_REPO:?}
 target="$repo/test-rxe/target"
+tags="--exclude-tag=docker"
+reports="$target/vm-reports/plain"
+if [ "${1:-}" = --docker ]; then
+  shift
+  tags="--include-tag=docker"
+  reports="$target/vm-reports/docker"
+  sh "$repo/test-rxe/vm/docker-up.sh" || exit $?
+  # Testcontainers against the guest's engine (rxe-vm.md): no Ryuk, no start-up checks, and
+  # localhost as the host because /.dockerenv makes it look for the removed bridge network.
+  export DOCKER_HOST=unix:///var/run/docker.sock TESTCONTAINERS_RYUK_DISABLED=true \
+    TESTCONTAINERS_CHECKS_DISABLE=true TESTCONTAINERS_HOST_OVERRIDE=localhost
+fi
 for f in "$target/vm/classpath.txt" "$target/vm/junit-console.jar" "$target/test-classes"; do
   [ -e "$f" ] || { echo "junit-suite: missing $f (run mvn -B verify on the host first)"; exit 3; }
 done
-rm -rf "$target/vm-reports"
+rm -rf "$reports"
 selection="--scan-class-path=$target/test-classes"
 [ $# -gt 0 ] && selection=""
 # C1 only: under TCG the optimizing compiler costs more than it saves in a short suite.
 exec java -XX:TieredStopAtLevel=1 -Djrdma.repo="$repo" -jar "$target/vm/junit-console.jar" execute \
   --class-path "$target/test-classes:$(cat "$target/vm/classpath.txt")" \
-  $selection "$@" \
-  --reports-dir "$target/vm-reports" --details=tree --disable-banner --disable-ansi-colors
+  $selection $tags "$@" \
+  --reports-dir "$reports" --details=tree --disable-banner --disable-ansi-colors
