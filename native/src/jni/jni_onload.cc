@@ -7,6 +7,7 @@
 #include "core/device_info.h"
 #include "core/device_info_format.h"
 #include "core/version.h"
+#include "jni/context_natives.h"
 #include "jni/exceptions.h"
 
 namespace {
@@ -47,7 +48,8 @@ extern "C" __attribute__((visibility("default"))) jint JNI_OnLoad(JavaVM* vm, vo
     return JNI_ERR;
   }
   if (!register_class(env, kLibraryClass, kLibraryMethods,
-                      static_cast<jint>(sizeof kLibraryMethods / sizeof kLibraryMethods[0]))) {
+                      static_cast<jint>(sizeof kLibraryMethods / sizeof kLibraryMethods[0])) ||
+      !jrdma::jni::register_context_natives(env)) {
     jrdma::jni::release_exceptions(env);
     return JNI_ERR;
   }

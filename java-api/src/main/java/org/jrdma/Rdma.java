@@ -64,6 +64,22 @@ public final class Rdma {
         return Holder.PROVIDER.libraryVersion();
     }
 
+    /**
+     * Opens a context on the device the configuration selects.
+     *
+     * @throws ConfigurationException when the configuration does not fit the devices here
+     * @throws RdmaException          when verbs fails (errno inside)
+     */
+    public static RdmaContext open(RdmaConfig config) {
+        ensureAvailability();
+        return Holder.PROVIDER.open(config);
+    }
+
+    /** Opens a context configured from the RDMA_* environment variables. */
+    public static RdmaContext open() {
+        return open(RdmaConfig.fromEnvironment());
+    }
+
     /** The RDMA devices of this host, queried now; empty when there are none. */
     public static List<RdmaDevice> devices() {
         ensureAvailability();

@@ -1,6 +1,8 @@
 package org.jrdma.spi;
 
 import java.util.List;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
 import org.jrdma.RdmaDevice;
 
 /**
@@ -16,4 +18,7 @@ public interface RdmaProvider {
 
     /** Queries the devices now; only when available. */
     List<RdmaDevice> devices();
+
+    /** Opens a context; only when available. */
+    RdmaContext open(RdmaConfig config);
 }

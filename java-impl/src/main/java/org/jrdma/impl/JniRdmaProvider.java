@@ -1,6 +1,8 @@
 package org.jrdma.impl;
 
 import java.util.List;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
 import org.jrdma.RdmaDevice;
 import org.jrdma.spi.RdmaProvider;
 
@@ -21,5 +23,12 @@ public final class JniRdmaProvider implements RdmaProvider {
     public List<RdmaDevice> devices() {
         NativeLoader.ensureLoaded();
         return DeviceInfoParser.parse(NativeLibrary.devices0());
+    }
+
+    @Override
+    public RdmaContext open(RdmaConfig config) {
+        NativeLoader.ensureLoaded();
+        DeviceSelection selection = DeviceSelection.select(config, devices());
+        return new JniContext(config, selection);
     }
 }

@@ -1,0 +1,348 @@
+package org.jrdma;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * How a context picks its device and sets up its queue pairs. Build it in code or read it from the
+ * environment with the variable names of TensorFlow's verbs transport ({@link #fromEnvironment()}).
+ * Every value is checked when set; rules that need the device (does it exist, is the port active,
+ * which GID, MTU against the port) are checked by {@link Rdma#open(RdmaConfig)}. Every violation is a
+ * {@link ConfigurationException} naming the variable, the bad value and what is allowed.
+ * docs/configuration.md lists every option.
+ */
+public final class RdmaConfig {
+    /** The MTUs verbs knows. */
+    public static final Set<Integer> MTUS = Set.of(256, 512, 1024, 2048, 4096);
+
+    private final String device;
+    private final int port;
+    private final int gidIndex;
+    private final int mtu;
+    private final int pkeyIndex;
+    private final int queueDepth;
+    private final int timeout;
+    private final int retryCount;
+    private final int rnrRetry;
+    private final int serviceLevel;
+    private final int trafficClass;
+    private final boolean busyPoll;
+    private final int completionQueueSize;
+
+    private RdmaConfig(Builder b) {
+        if (b.port != 0 && b.device == null) {
+            throw new ConfigurationException(b.portVariable + "=" + b.port + " is only allowed together with "
+                    + (b.portVariable.equals("port") ? "device" : "RDMA_DEVICE") + " (name the device whose port you choose)");
+        }
+        this.device = b.device;
+        this.port = b.port;
+        this.gidIndex = b.gidIndex;
+        this.mtu = b.mtu;
+        this.pkeyIndex = b.pkeyIndex;
+        this.queueDepth = b.queueDepth;
+        this.timeout = b.timeout;
+        this.retryCount = b.retryCount;
+        this.rnrRetry = b.rnrRetry;
+        this.serviceLevel = b.serviceLevel;
+        this.trafficClass = b.trafficClass;
+        this.busyPoll = b.busyPoll;
+        this.completionQueueSize = b.completionQueueSize;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** All defaults: the only device with an active port, its first active port, the port's GID and MTU. */
+    public static RdmaConfig defaults() {
+        return builder().build();
+    }
+
+    /** Reads the RDMA_* variables of this process's environment. */
+    public static RdmaConfig fromEnvironment() {
+        return fromEnvironment(System.getenv());
+    }
+
+    /** Reads the RDMA_* variables from {@code env}; unset or empty variables keep their defaults. */
+    public static RdmaConfig fromEnvironment(Map<String, String> env) {
+        Builder b = builder();
+        String device = value(env, "RDMA_DEVICE");
+        if (device != null) {
+            b.device(device, "RDMA_DEVICE");
+        }
+        Integer v;
+        if ((v = integer(env, "RDMA_DEVICE_PORT")) != null) {
+            b.port(v, "RDMA_DEVICE_PORT");
+        }
+        if ((v = integer(env, "RDMA_GID_INDEX")) != null) {
+            b.gidIndex(v, "RDMA_GID_INDEX");
+        }
+        if ((v = integer(env, "RDMA_MTU")) != null) {
+            b.mtu(v, "RDMA_MTU");
+        }
+        if ((v = integer(env, "RDMA_PKEY")) != null) {
+            b.pkeyIndex(v, "RDMA_PKEY");
+        }
+        if ((v = integer(env, "RDMA_QUEUE_DEPTH")) != null) {
+            b.queueDepth(v, "RDMA_QUEUE_DEPTH");
+        }
+        if ((v = integer(env, "RDMA_TIMEOUT")) != null) {
+            b.timeout(v, "RDMA_TIMEOUT");
+        }
+        if ((v = integer(env, "RDMA_RETRY_CNT")) != null) {
+            b.retryCount(v, "RDMA_RETRY_CNT");
+        }
+        if ((v = integer(env, "RDMA_SL")) != null) {
+            b.serviceLevel(v, "RDMA_SL");
+        }
+        if ((v = integer(env, "RDMA_TRAFFIC_CLASS")) != null) {
+            b.trafficClass(v, "RDMA_TRAFFIC_CLASS");
+        }
+        return b.build();
+    }
+
+    private static String value(Map<String, String> env, String name) {
+        String value = env.get(name);
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    private static Integer integer(Map<String, String> env, String name) {
+        String value = value(env, name);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(value);
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException(name + "='" + value + "' is not an integer");
+        }
+    }
+
+    /** The device name, or null to pick the only device with an active port. */
+    public String device() {
+        return device;
+    }
+
+    /** 1-based port, or 0 for the device's first active port. */
+    public int port() {
+        return port;
+    }
+
+    /** GID index, or -1 to pick it (RoCE: the port's single routable RoCE v2 GID; InfiniBand: 0). */
+    public int gidIndex() {
+        return gidIndex;
+    }
+
+    /** Path MTU in bytes, or 0 for the port's active MTU. */
+    public int mtu() {
+        return mtu;
+    }
+
+    public int pkeyIndex() {
+        return pkeyIndex;
+    }
+
+    /** Work requests per queue pair (send and receive each). */
+    public int queueDepth() {
+        return queueDepth;
+    }
+
+    /** Local ACK timeout exponent: 4.096 us * 2^timeout. */
+    public int timeout() {
+        return timeout;
+    }
+
+    public int retryCount() {
+        return retryCount;
+    }
+
+    public int rnrRetry() {
+        return rnrRetry;
+    }
+
+    public int serviceLevel() {
+        return serviceLevel;
+    }
+
+    public int trafficClass() {
+        return trafficClass;
+    }
+
+    /** Spin on the completion queue instead of sleeping (lowest latency, one core busy per context). */
+    public boolean busyPoll() {
+        return busyPoll;
+    }
+
+    /** Completion queue entries, or 0 to size it for the queue pairs it serves. */
+    public int completionQueueSize() {
+        return completionQueueSize;
+    }
+
+    @Override
+    public String toString() {
+        return "RdmaConfig{device=" + (device == null ? "auto" : device) + ", port=" + (port == 0 ? "auto" : port)
+                + ", gidIndex=" + (gidIndex < 0 ? "auto" : gidIndex) + ", mtu=" + (mtu == 0 ? "active" : mtu)
+                + ", pkeyIndex=" + pkeyIndex + ", queueDepth=" + queueDepth + ", timeout=" + timeout
+                + ", retryCount=" + retryCount + ", rnrRetry=" + rnrRetry + ", serviceLevel=" + serviceLevel
+                + ", trafficClass=" + trafficClass + ", busyPoll=" + busyPoll + ", completionQueueSize="
+                + (completionQueueSize == 0 ? "auto" : completionQueueSize) + "}";
+    }
+
+    /** Builds a configuration; each setter checks its value at once. */
+    public static final class Builder {
+        private String device;
+        private int port;
+        private String portVariable = "port";
+        private int gidIndex = -1;
+        private int mtu;
+        private int pkeyIndex;
+        private int queueDepth = 128;
+        private int timeout = 14;
+        private int retryCount = 6;
+        private int rnrRetry = 6;
+        private int serviceLevel;
+        private int trafficClass;
+        private boolean busyPoll;
+        private int completionQueueSize;
+
+        private Builder() {
+        }
+
+        public Builder device(String name) {
+            return device(name, "device");
+        }
+
+        Builder device(String name, String variable) {
+            Objects.requireNonNull(name, variable);
+            if (name.isBlank() || !name.chars().allMatch(c -> c > ' ' && c < 127 && c != '/')) {
+                throw new ConfigurationException(variable + "='" + name + "' is not a device name (e.g. mlx5_0, rxe0)");
+            }
+            this.device = name;
+            return this;
+        }
+
+        public Builder port(int port) {
+            return port(port, "port");
+        }
+
+        Builder port(int port, String variable) {
+            this.port = range(variable, port, 1, 255, "a 1-based port number");
+            this.portVariable = variable;
+            return this;
+        }
+
+        public Builder gidIndex(int index) {
+            return gidIndex(index, "gidIndex");
+        }
+
+        Builder gidIndex(int index, String variable) {
+            this.gidIndex = range(variable, index, 0, 65535, "an index into the port's GID table");
+            return this;
+        }
+
+        public Builder mtu(int bytes) {
+            return mtu(bytes, "mtu");
+        }
+
+        Builder mtu(int bytes, String variable) {
+            if (!MTUS.contains(bytes)) {
+                throw new ConfigurationException(variable + "=" + bytes + " is not a verbs MTU; allowed: 256, 512, 1024, 2048, 4096");
+            }
+            this.mtu = bytes;
+            return this;
+        }
+
+        public Builder pkeyIndex(int index) {
+            return pkeyIndex(index, "pkeyIndex");
+        }
+
+        Builder pkeyIndex(int index, String variable) {
+            this.pkeyIndex = range(variable, index, 0, 65535, "an index into the port's P_Key table");
+            return this;
+        }
+
+        public Builder queueDepth(int depth) {
+            return queueDepth(depth, "queueDepth");
+        }
+
+        Builder queueDepth(int depth, String variable) {
+            this.queueDepth = range(variable, depth, 1, 32768, "work requests per queue");
+            return this;
+        }
+
+        public Builder timeout(int exponent) {
+            return timeout(exponent, "timeout");
+        }
+
+        Builder timeout(int exponent, String variable) {
+            if (exponent == 0) {
+                throw new ConfigurationException(variable + "=0 means wait forever for an ACK and hides dead peers;"
+                        + " allowed: 1..31 (4.096 us * 2^value; 14 is about 67 ms)");
+            }
+            this.timeout = range(variable, exponent, 1, 31, "4.096 us * 2^value");
+            return this;
+        }
+
+        public Builder retryCount(int count) {
+            return retryCount(count, "retryCount");
+        }
+
+        Builder retryCount(int count, String variable) {
+            if (count == 7) {
+                throw new ConfigurationException(variable + "=7 means retry forever (a dead peer is never detected); allowed: 0..6");
+            }
+            this.retryCount = range(variable, count, 0, 6, "transport retries");
+            return this;
+        }
+
+        /** Receiver-not-ready retries (credits make RNR impossible in jrdma's own protocol; 7 would mean forever). */
+        public Builder rnrRetry(int count) {
+            if (count == 7) {
+                throw new ConfigurationException("rnrRetry=7 means retry forever; allowed: 0..6");
+            }
+            this.rnrRetry = range("rnrRetry", count, 0, 6, "RNR retries");
+            return this;
+        }
+
+        public Builder serviceLevel(int sl) {
+            return serviceLevel(sl, "serviceLevel");
+        }
+
+        Builder serviceLevel(int sl, String variable) {
+            this.serviceLevel = range(variable, sl, 0, 7, "a service level");
+            return this;
+        }
+
+        public Builder trafficClass(int trafficClass) {
+            return trafficClass(trafficClass, "trafficClass");
+        }
+
+        Builder trafficClass(int trafficClass, String variable) {
+            this.trafficClass = range(variable, trafficClass, 0, 255, "the GRH traffic class byte");
+            return this;
+        }
+
+        public Builder busyPoll(boolean busyPoll) {
+            this.busyPoll = busyPoll;
+            return this;
+        }
+
+        public Builder completionQueueSize(int entries) {
+            this.completionQueueSize = range("completionQueueSize", entries, 1, 4_194_304, "completion queue entries");
+            return this;
+        }
+
+        public RdmaConfig build() {
+            return new RdmaConfig(this);
+        }
+
+        private static int range(String variable, int value, int min, int max, String meaning) {
+            if (value < min || value > max) {
+                throw new ConfigurationException(variable + "=" + value + " is out of range; allowed: " + min + ".." + max
+                        + " (" + meaning + ")");
+            }
+            return value;
+        }
+    }
+}

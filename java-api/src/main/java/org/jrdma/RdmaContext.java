@@ -1,0 +1,48 @@
+package org.jrdma;
+
+import java.nio.ByteBuffer;
+import java.util.function.Consumer;
+
+/**
+ * An opened RDMA device with its protection domain, completion queue and event-loop thread.
+ * Create one per device with {@link Rdma#open(RdmaConfig)}; it is thread-safe. Closing closes
+ * everything created from it first (buffers, later channels), is idempotent and may be called
+ * from any thread.
+ */
+public interface RdmaContext extends AutoCloseable {
+    RdmaConfig config();
+
+    /** The device chosen by the configuration's rules. */
+    RdmaDevice device();
+
+    /** The port chosen. */
+    RdmaPort port();
+
+    /** The source GID index chosen. */
+    int gidIndex();
+
+    /** The path MTU in bytes. */
+    int mtu();
+
+    /**
+     * Registers a direct buffer's remaining bytes (position to limit). Heap buffers and read-only
+     * buffers are rejected. The buffer is referenced until the registration is closed.
+     *
+     * @throws RegistrationException when verbs refuses (errno inside; memlock limit named)
+     */
+    RegisteredBuffer register(ByteBuffer buffer, Access... access);
+
+    /** A registered buffer of at least {@code size} bytes from the context's pool; close returns it to the pool. */
+    RegisteredBuffer allocate(int size, Access... access);
+
+    /** Called on the event-loop thread for each device async event; must not block. */
+    void addAsyncEventListener(Consumer<AsyncEvent> listener);
+
+    /** Why the context failed (a fatal async event), or null. */
+    Throwable failure();
+
+    boolean isClosed();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,97 @@
+package org.jrdma;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class RdmaConfigTest {
+    @Test
+    void defaultsPickEverythingAndNeverRetryForever() {
+        RdmaConfig config = RdmaConfig.fromEnvironment(Map.of());
+        assertNull(config.device());
+        assertEquals(0, config.port());
+        assertEquals(-1, config.gidIndex());
+        assertEquals(0, config.mtu());
+        assertEquals(6, config.retryCount());
+        assertEquals(6, config.rnrRetry());
+        assertEquals(14, config.timeout());
+        assertEquals(0, config.serviceLevel());
+        assertEquals(128, config.queueDepth());
+        assertFalse(config.busyPoll());
+    }
+
+    @Test
+    void readsEveryVariable() {
+        RdmaConfig config = RdmaConfig.fromEnvironment(Map.of("RDMA_DEVICE", "mlx5_1", "RDMA_DEVICE_PORT", "2",
+                "RDMA_GID_INDEX", "3", "RDMA_MTU", "2048", "RDMA_PKEY", "1", "RDMA_QUEUE_DEPTH", "512",
+                "RDMA_TIMEOUT", "18", "RDMA_RETRY_CNT", "4", "RDMA_SL", "5", "RDMA_TRAFFIC_CLASS", "106"));
+        assertEquals("mlx5_1", config.device());
+        assertEquals(2, config.port());
+        assertEquals(3, config.gidIndex());
+        assertEquals(2048, config.mtu());
+        assertEquals(1, config.pkeyIndex());
+        assertEquals(512, config.queueDepth());
+        assertEquals(18, config.timeout());
+        assertEquals(4, config.retryCount());
+        assertEquals(5, config.serviceLevel());
+        assertEquals(106, config.trafficClass());
+    }
+
+    @Test
+    void blankVariablesKeepDefaults() {
+        RdmaConfig config = RdmaConfig.fromEnvironment(Map.of("RDMA_DEVICE", " ", "RDMA_MTU", ""));
+        assertNull(config.device());
+        assertEquals(0, config.mtu());
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "RDMA_MTU|1500|RDMA_MTU=1500 is not a verbs MTU; allowed: 256, 512, 1024, 2048, 4096",
+        "RDMA_MTU|abc|RDMA_MTU='abc' is not an integer",
+        "RDMA_SL|8|RDMA_SL=8 is out of range; allowed: 0..7",
+        "RDMA_SL|-1|RDMA_SL=-1 is out of range; allowed: 0..7",
+        "RDMA_TRAFFIC_CLASS|256|RDMA_TRAFFIC_CLASS=256 is out of range; allowed: 0..255",
+        "RDMA_RETRY_CNT|7|RDMA_RETRY_CNT=7 means retry forever",
+        "RDMA_RETRY_CNT|9|RDMA_RETRY_CNT=9 is out of range; allowed: 0..6",
+        "RDMA_TIMEOUT|0|RDMA_TIMEOUT=0 means wait forever",
+        "RDMA_TIMEOUT|32|RDMA_TIMEOUT=32 is out of range; allowed: 1..31",
+        "RDMA_QUEUE_DEPTH|0|RDMA_QUEUE_DEPTH=0 is out of range",
+        "RDMA_GID_INDEX|-2|RDMA_GID_INDEX=-2 is out of range",
+        "RDMA_PKEY|70000|RDMA_PKEY=70000 is out of range",
+        "RDMA_DEVICE|a/b|RDMA_DEVICE='a/b' is not a device name",
+        "RDMA_DEVICE_PORT|0|RDMA_DEVICE_PORT=0 is out of range; allowed: 1..255",
+    })
+    void invalidValuesNameTheVariableTheValueAndWhatIsAllowed(String variable, String value, String message) {
+        Map<String, String> env = variable.equals("RDMA_DEVICE_PORT") ? Map.of(variable, value, "RDMA_DEVICE", "rxe0")
+                : Map.of(variable, value);
+        ConfigurationException e = assertThrows(ConfigurationException.class, () -> RdmaConfig.fromEnvironment(env));
+        assertTrue(e.getMessage().startsWith(message), e.getMessage());
+    }
+
+    @Test
+    void portOnlyTogetherWithDevice() {
+        ConfigurationException e = assertThrows(ConfigurationException.class,
+                () -> RdmaConfig.fromEnvironment(Map.of("RDMA_DEVICE_PORT", "1")));
+        assertTrue(e.getMessage().contains("RDMA_DEVICE_PORT=1 is only allowed together with RDMA_DEVICE"), e.getMessage());
+        ConfigurationException inCode = assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().port(1).build());
+        assertTrue(inCode.getMessage().contains("port=1 is only allowed together with device"), inCode.getMessage());
+    }
+
+    @Test
+    void builderChecksAtOnce() {
+        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().mtu(9000));
+        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().rnrRetry(7));
+        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().completionQueueSize(0));
+        RdmaConfig config = RdmaConfig.builder().device("rxe0").port(1).busyPoll(true).completionQueueSize(1024).build();
+        assertTrue(config.busyPoll());
+        assertEquals(1024, config.completionQueueSize());
+        assertTrue(config.toString().contains("device=rxe0"), config.toString());
+    }
+}

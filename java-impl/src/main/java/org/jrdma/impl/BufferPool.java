@@ -1,0 +1,130 @@
+package org.jrdma.impl;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Registered memory in size classes (4 KiB to 1 MiB, powers of two). Each class carves 2 MiB slabs,
+ * each registered once, into equal blocks; a closed buffer's block goes back to its class and is
+ * handed out again, so steady-state allocation registers nothing. One pool per access mask.
+ */
+final class BufferPool {
+    static final int MIN_CLASS = 4096;
+    static final int MAX_CLASS = 1 << 20;
+    static final int SLAB_BYTES = 2 << 20;
+    private static final int PAGE = 4096;
+
+    final JniContext context;
+    private final int access;
+    private final SizeClass[] classes;
+    private boolean closed;
+
+    BufferPool(JniContext context, int access) {
+        this.context = context;
+        this.access = access;
+        int count = Integer.numberOfTrailingZeros(MAX_CLASS) - Integer.numberOfTrailingZeros(MIN_CLASS) + 1;
+        this.classes = new SizeClass[count];
+        for (int i = 0; i < count; i++) {
+            classes[i] = new SizeClass(MIN_CLASS << i);
+        }
+    }
+
+    /** The block size serving a request, or -1 when it is above the largest class. */
+    static int blockSize(int size) {
+        if (size > MAX_CLASS) {
+            return -1;
+        }
+        int block = Math.max(MIN_CLASS, Integer.highestOneBit(size));
+        return block < size ? block << 1 : block;
+    }
+
+    PooledBuffer allocate(int size) {
+        int block = blockSize(size);
+        SizeClass sizeClass = classes[Integer.numberOfTrailingZeros(block) - Integer.numberOfTrailingZeros(MIN_CLASS)];
+        return sizeClass.take();
+    }
+
+    /** Closes the slabs; each is deregistered once its last block is back. */
+    void close() {
+        List<Slab> slabs = new ArrayList<>();
+        synchronized (this) {
+            closed = true;
+            for (SizeClass c : classes) {
+                synchronized (c) {
+                    slabs.addAll(c.slabs);
+                    c.free.clear();
+                }
+            }
+        }
+        slabs.forEach(s -> s.registration.markClosed());
+    }
+
+    private final class SizeClass {
+        final int blockSize;
+        final ArrayDeque<long[]> free = new ArrayDeque<>(); // {slab index, offset}
+        final List<Slab> slabs = new ArrayList<>();
+
+        SizeClass(int blockSize) {
+            this.blockSize = blockSize;
+        }
+
+        synchronized PooledBuffer take() {
+            if (free.isEmpty()) {
+                grow();
+            }
+            long[] block = free.pop();
+            Slab slab = slabs.get((int) block[0]);
+            slab.registration.acquire(); // the slab stays registered while the block is out
+            try {
+                return context.track(new PooledBuffer(slab, (int) block[1], blockSize));
+            } catch (RuntimeException e) {
+                slab.registration.release();
+                free.push(block);
+                throw e;
+            }
+        }
+
+        private void grow() {
+            synchronized (BufferPool.this) {
+                if (closed) {
+                    throw new org.jrdma.RdmaClosedException("the buffer pool of " + context.device().name() + " is closed");
+                }
+            }
+            int bytes = Math.max(SLAB_BYTES, blockSize);
+            ByteBuffer memory = ByteBuffer.allocateDirect(bytes + PAGE).alignedSlice(PAGE);
+            memory.limit(bytes);
+            Slab slab = new Slab(BufferPool.this, this, context.registerRaw(memory.slice(), access));
+            int index = slabs.size();
+            slabs.add(slab);
+            for (int offset = 0; offset + blockSize <= bytes; offset += blockSize) {
+                free.add(new long[] {index, offset});
+            }
+        }
+
+        synchronized void giveBack(Slab slab, int offset) {
+            if (!slab.registration.isClosedFlag()) {
+                free.push(new long[] {slabs.indexOf(slab), offset});
+            }
+        }
+    }
+
+    /** One registered slab of a size class. */
+    static final class Slab {
+        final BufferPool pool;
+        private final SizeClass sizeClass;
+        final MemoryRegistration registration;
+
+        Slab(BufferPool pool, SizeClass sizeClass, MemoryRegistration registration) {
+            this.pool = pool;
+            this.sizeClass = sizeClass;
+            this.registration = registration;
+        }
+
+        void giveBack(int offset) {
+            sizeClass.giveBack(this, offset);
+            registration.release();
+        }
+    }
+}

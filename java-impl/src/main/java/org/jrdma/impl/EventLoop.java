@@ -1,0 +1,106 @@
+package org.jrdma.impl;
+
+import java.lang.System.Logger.Level;
+import org.jrdma.AsyncEvent;
+import org.jrdma.AsyncEventType;
+
+/**
+ * The context's event-loop thread. It spends its time in native code (epoll on the completion
+ * channel, the async-event fd and an eventfd, or spinning on the CQ in busy-poll mode) and comes
+ * back to Java once per batch of up to {@link #BATCH} records, which it dispatches in place.
+ */
+final class EventLoop implements Runnable {
+    static final int BATCH = 256;
+    private static final System.Logger LOG = System.getLogger("org.jrdma");
+
+    private final JniContext context;
+    private final long handle;
+    private final boolean busyPoll;
+    private final EventRecords records;
+    private final Thread thread;
+    private volatile boolean stopping;
+    private volatile CompletionListener completions;
+
+    EventLoop(JniContext context, long handle, boolean busyPoll) {
+        this.context = context;
+        this.handle = handle;
+        this.busyPoll = busyPoll;
+        this.records = new EventRecords(BATCH);
+        this.thread = new Thread(this, "jrdma-loop-" + context.device().name());
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    void setCompletionListener(CompletionListener listener) {
+        this.completions = listener;
+    }
+
+    boolean inLoopThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Asks the loop to stop and waits for it (unless called from the loop itself). */
+    void stop() {
+        stopping = true;
+        try {
+            NativeContext.wake0(handle);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "waking the event loop failed", e);
+        }
+        if (!inLoopThread()) {
+            boolean interrupted = false;
+            while (thread.isAlive()) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    interrupted = true; // finish closing; the native context must not be freed under the loop
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (!stopping) {
+                int n = NativeContext.waitEvents0(handle, records.address(), records.capacity(), -1, busyPoll);
+                for (int i = 0; i < n; i++) {
+                    dispatch(i);
+                }
+            }
+        } catch (Throwable t) {
+            if (!stopping) {
+                LOG.log(Level.ERROR, "event loop of " + context.device().name() + " failed", t);
+                context.fail(t);
+            }
+        } finally {
+            context.loopExited();
+        }
+    }
+
+    private void dispatch(int i) {
+        switch (records.kind(i)) {
+            case EventRecords.KIND_COMPLETION:
+                CompletionListener listener = completions;
+                if (listener == null) {
+                    LOG.log(Level.WARNING, "completion without a listener: wr_id " + records.d(i));
+                } else {
+                    long e = records.e(i);
+                    listener.onCompletion(records.d(i), records.a(i), records.b(i), records.c(i), (int) e, (int) (e >>> 32));
+                }
+                break;
+            case EventRecords.KIND_ASYNC_EVENT:
+                AsyncEvent.Severity severity = AsyncEvent.Severity.values()[Math.min(records.c(i), 2)];
+                context.onAsyncEvent(new AsyncEvent(AsyncEventType.fromVerbs(records.a(i)), records.b(i), severity));
+                break;
+            default:
+                break; // wake-up: the loop condition is checked next
+        }
+    }
+}

@@ -1,0 +1,264 @@
+package org.jrdma.impl;
+
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.jrdma.Access;
+import org.jrdma.AsyncEvent;
+import org.jrdma.RdmaClosedException;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
+import org.jrdma.RdmaDevice;
+import org.jrdma.RdmaException;
+import org.jrdma.RdmaPort;
+import org.jrdma.RegisteredBuffer;
+
+/**
+ * The JNI-backed context. Children (buffers, pools, later channels) each hold a use of the context,
+ * so the native context is freed only after the last of them: close marks the context closed,
+ * closes the children (deferred where operations still use them), and the native objects go in
+ * reverse order of creation once nothing depends on them.
+ */
+final class JniContext extends NativeResource implements RdmaContext {
+    private static final System.Logger LOG = System.getLogger("org.jrdma");
+    /** CQ entries when the configuration leaves it open; channels check their share against it. */
+    static final int DEFAULT_CQ_ENTRIES = 4096;
+
+    private final RdmaConfig config;
+    private final DeviceSelection selection;
+    private final long handle;
+    private final EventLoop loop;
+    private final Set<NativeResource> children = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, BufferPool> pools = new ConcurrentHashMap<>();
+    private final List<Consumer<AsyncEvent>> listeners = new CopyOnWriteArrayList<>();
+    private volatile Throwable failure;
+    private volatile boolean freeWhenLoopExits;
+
+    JniContext(RdmaConfig config, DeviceSelection selection) {
+        this.config = config;
+        this.selection = selection;
+        int cqEntries = config.completionQueueSize() > 0 ? config.completionQueueSize() : DEFAULT_CQ_ENTRIES;
+        this.handle = NativeContext.open0(selection.device().name(), selection.port().number(), cqEntries);
+        this.loop = new EventLoop(this, handle, config.busyPoll());
+        loop.start();
+    }
+
+    long handle() {
+        return handle;
+    }
+
+    @Override
+    public RdmaConfig config() {
+        return config;
+    }
+
+    @Override
+    public RdmaDevice device() {
+        return selection.device();
+    }
+
+    @Override
+    public RdmaPort port() {
+        return selection.port();
+    }
+
+    @Override
+    public int gidIndex() {
+        return selection.gidIndex();
+    }
+
+    @Override
+    public int mtu() {
+        return selection.mtu();
+    }
+
+    @Override
+    public RegisteredBuffer register(ByteBuffer buffer, Access... access) {
+        if (buffer == null) {
+            throw new NullPointerException("buffer");
+        }
+        if (!buffer.isDirect()) {
+            throw new IllegalArgumentException("only direct ByteBuffers can be registered (the GC moves heap buffers);"
+                    + " use ByteBuffer.allocateDirect or RdmaContext.allocate");
+        }
+        if (buffer.isReadOnly()) {
+            throw new IllegalArgumentException("a read-only ByteBuffer cannot be registered");
+        }
+        if (!buffer.hasRemaining()) {
+            throw new IllegalArgumentException("the buffer has no remaining bytes to register");
+        }
+        ensureUsable();
+        ByteBuffer window = buffer.slice();
+        MemoryRegistration registration = registerRaw(window, AccessFlags.mask(access));
+        try {
+            return track(new DedicatedBuffer(this, registration));
+        } catch (RuntimeException e) {
+            registration.markClosed();
+            throw e;
+        }
+    }
+
+    @Override
+    public RegisteredBuffer allocate(int size, Access... access) {
+        if (size <= 0) {
+            throw new IllegalArgumentException("size must be positive: " + size);
+        }
+        ensureUsable();
+        int mask = AccessFlags.mask(access);
+        if (BufferPool.blockSize(size) < 0) {
+            ByteBuffer memory = ByteBuffer.allocateDirect(size);
+            MemoryRegistration registration = registerRaw(memory, mask);
+            try {
+                return track(new DedicatedBuffer(this, registration));
+            } catch (RuntimeException e) {
+                registration.markClosed();
+                throw e;
+            }
+        }
+        return pools.computeIfAbsent(mask, m -> new BufferPool(this, m)).allocate(size);
+    }
+
+    /** Registers a whole direct buffer; the registration holds a use of this context. */
+    MemoryRegistration registerRaw(ByteBuffer memory, int access) {
+        acquire();
+        try {
+            return new MemoryRegistration(this, memory, NativeContext.address0(memory), memory.capacity(), access);
+        } catch (RuntimeException e) {
+            release();
+            throw e;
+        }
+    }
+
+    /** Records a child so that close() closes it; the child holds a use of this context until freed. */
+    <T extends NativeResource> T track(T child) {
+        acquire();
+        children.add(child);
+        if (isClosedFlag()) { // lost a race with close(): close the child ourselves
+            child.markClosed();
+            throw new RdmaClosedException(describe() + " is closed");
+        }
+        return child;
+    }
+
+    void childFreed(NativeResource child) {
+        if (children.remove(child)) {
+            release();
+        }
+    }
+
+    private void ensureUsable() {
+        ensureOpen();
+        Throwable cause = failure;
+        if (cause != null) {
+            throw new RdmaException("context on " + device().name() + " has failed: " + cause.getMessage(), cause);
+        }
+    }
+
+    @Override
+    public void addAsyncEventListener(Consumer<AsyncEvent> listener) {
+        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
+    void onAsyncEvent(AsyncEvent event) {
+        Level level = event.severity() == AsyncEvent.Severity.INFO ? Level.INFO : Level.WARNING;
+        LOG.log(level, "rdma async event on " + device().name() + (event.port() > 0 ? " port " + event.port() : "") + ": "
+                + event.type() + " (" + event.severity() + ")");
+        if (event.severity() == AsyncEvent.Severity.FATAL) {
+            fail(new RdmaException("fatal async event " + event.type() + " on " + device().name(), 0));
+        }
+        for (Consumer<AsyncEvent> listener : listeners) {
+            try {
+                listener.accept(event);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "async event listener threw", e);
+            }
+        }
+    }
+
+    /** Marks the context failed: new work is refused with this cause. */
+    void fail(Throwable cause) {
+        if (failure == null) {
+            failure = cause;
+        }
+    }
+
+    @Override
+    public Throwable failure() {
+        return failure;
+    }
+
+    void setCompletionListener(CompletionListener listener) {
+        loop.setCompletionListener(listener);
+    }
+
+    @Override
+    public boolean isClosed() {
+        return isClosedFlag();
+    }
+
+    @Override
+    public void close() {
+        if (!markClosedKeepingUse()) {
+            return;
+        }
+        for (NativeResource child : new ArrayList<>(children)) {
+            child.markClosed();
+        }
+        pools.values().forEach(BufferPool::close);
+        release(); // the context's own use: it is freed now, or when the last child is
+    }
+
+    /** Marks closed while holding a use, so the context cannot be freed before its children are closed. */
+    private boolean markClosedKeepingUse() {
+        try {
+            acquire();
+        } catch (RdmaClosedException alreadyClosed) {
+            return false;
+        }
+        if (!markClosed()) {
+            release();
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    protected String describe() {
+        return "context on " + selection.device().name();
+    }
+
+    @Override
+    protected void free() {
+        if (loop.inLoopThread()) {
+            // The last use went away on the loop thread (in a callback): the loop frees the
+            // native context after it has left native code for good.
+            freeWhenLoopExits = true;
+            loop.stop();
+            return;
+        }
+        loop.stop();
+        NativeContext.close0(handle);
+    }
+
+    /** Called by the loop thread as it ends. */
+    void loopExited() {
+        if (freeWhenLoopExits) {
+            try {
+                NativeContext.close0(handle);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "closing " + describe() + " failed", e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return describe() + " port " + port().number() + " gid " + gidIndex() + " mtu " + mtu() + (isClosed() ? " (closed)" : "");
+    }
+}

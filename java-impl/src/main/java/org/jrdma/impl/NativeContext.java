@@ -1,0 +1,32 @@
+package org.jrdma.impl;
+
+import java.nio.ByteBuffer;
+
+/** JNI surface of a context (native/src/jni/context_natives.cc). Primitives only, except the buffer address lookup. */
+final class NativeContext {
+    private NativeContext() {
+    }
+
+    /** Opens the device, PD, completion channel and CQ; returns the handle. */
+    static native long open0(String device, int port, int cqEntries);
+
+    static native void close0(long context);
+
+    static native int cqCapacity0(long context);
+
+    /** Blocks (or spins) until events; writes 32-byte records at recordsAddress; returns their count. */
+    static native int waitEvents0(long context, long recordsAddress, int capacity, int timeoutMillis, boolean busyPoll);
+
+    static native void wake0(long context);
+
+    static native long register0(long context, long address, long length, int access);
+
+    static native int lkey0(long region);
+
+    static native int rkey0(long region);
+
+    static native void deregister0(long region);
+
+    /** The address of a direct buffer's first byte (index 0, not position). */
+    static native long address0(ByteBuffer directBuffer);
+}

@@ -1,0 +1,112 @@
+// Natives of org.jrdma.impl.NativeContext: open/close a context, the event loop's wait and wake,
+// memory registration. Glue only.
+#include "jni/context_natives.h"
+
+#include <memory>
+#include <string>
+
+#include "core/context.h"
+#include "jni/exceptions.h"
+#include "jni/handles.h"
+
+namespace jrdma::jni {
+
+namespace {
+
+jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries) {
+  return guarded<jlong>(env, 0, [&] {
+    const char* chars = env->GetStringUTFChars(device, nullptr);
+    if (chars == nullptr) throw std::bad_alloc();
+    ContextOptions options;
+    options.device_name = chars;
+    env->ReleaseStringUTFChars(device, chars);
+    options.port = port;
+    options.cq_entries = cq_entries;
+    return to_handle(new Context(options));
+  });
+}
+
+void close0(JNIEnv* env, jclass, jlong handle) {
+  guarded<int>(env, 0, [&] {
+    std::unique_ptr<Context> context(from_handle<Context>(handle));
+    std::string failures = context->close();
+    if (!failures.empty()) throw RdmaError(ErrorKind::kNative, "closing the context: " + failures, 0);
+    return 0;
+  });
+}
+
+jint cqCapacity0(JNIEnv*, jclass, jlong handle) { return from_handle<Context>(handle)->cq_capacity(); }
+
+jint waitEvents0(JNIEnv* env, jclass, jlong handle, jlong records_address, jint capacity, jint timeout_ms,
+                 jboolean busy_poll) {
+  return guarded<jint>(env, -1, [&] {
+    auto* records = reinterpret_cast<EventRecord*>(static_cast<uintptr_t>(records_address));
+    return from_handle<Context>(handle)->wait_events(records, capacity, timeout_ms, busy_poll == JNI_TRUE);
+  });
+}
+
+void wake0(JNIEnv* env, jclass, jlong handle) {
+  guarded<int>(env, 0, [&] {
+    from_handle<Context>(handle)->wake();
+    return 0;
+  });
+}
+
+// Registers [address, address + length); the Java side has checked the range against its buffer.
+jlong register0(JNIEnv* env, jclass, jlong handle, jlong address, jlong length, jint access) {
+  return guarded<jlong>(env, 0, [&] {
+    auto region = from_handle<Context>(handle)->register_memory(reinterpret_cast<void*>(static_cast<uintptr_t>(address)),
+                                                                static_cast<std::size_t>(length), access);
+    return to_handle(region.release());
+  });
+}
+
+jint lkey0(JNIEnv*, jclass, jlong region) { return static_cast<jint>(from_handle<verbs::MemoryRegion>(region)->lkey()); }
+
+jint rkey0(JNIEnv*, jclass, jlong region) { return static_cast<jint>(from_handle<verbs::MemoryRegion>(region)->rkey()); }
+
+void deregister0(JNIEnv* env, jclass, jlong region) {
+  guarded<int>(env, 0, [&] {
+    std::unique_ptr<verbs::MemoryRegion> owned(from_handle<verbs::MemoryRegion>(region));
+    if (int rc = owned->release(); rc != 0) throw_errno("ibv_dereg_mr()", rc);
+    return 0;
+  });
+}
+
+// The address of a direct ByteBuffer (Java cannot read it without internal APIs).
+jlong address0(JNIEnv* env, jclass, jobject buffer) {
+  void* address = env->GetDirectBufferAddress(buffer);
+  if (address == nullptr) {
+    env->ThrowNew(env->FindClass("java/lang/IllegalArgumentException"), "not a direct ByteBuffer");
+    return 0;
+  }
+  return static_cast<jlong>(reinterpret_cast<uintptr_t>(address));
+}
+
+#define JRDMA_NATIVE(name, signature) \
+  { const_cast<char*>(#name), const_cast<char*>(signature), reinterpret_cast<void*>(name) }
+
+const JNINativeMethod kContextMethods[] = {
+    JRDMA_NATIVE(open0, "(Ljava/lang/String;II)J"),
+    JRDMA_NATIVE(close0, "(J)V"),
+    JRDMA_NATIVE(cqCapacity0, "(J)I"),
+    JRDMA_NATIVE(waitEvents0, "(JJIIZ)I"),
+    JRDMA_NATIVE(wake0, "(J)V"),
+    JRDMA_NATIVE(register0, "(JJJI)J"),
+    JRDMA_NATIVE(lkey0, "(J)I"),
+    JRDMA_NATIVE(rkey0, "(J)I"),
+    JRDMA_NATIVE(deregister0, "(J)V"),
+    JRDMA_NATIVE(address0, "(Ljava/nio/ByteBuffer;)J"),
+};
+
+}  // namespace
+
+bool register_context_natives(JNIEnv* env) {
+  jclass clazz = env->FindClass("org/jrdma/impl/NativeContext");
+  if (clazz == nullptr) return false;
+  bool ok = env->RegisterNatives(clazz, kContextMethods, sizeof kContextMethods / sizeof kContextMethods[0]) == 0;
+  env->DeleteLocalRef(clazz);
+  return ok;
+}
+
+}  // namespace jrdma::jni

@@ -1,0 +1,40 @@
+#include "verbs/completion_queue.h"
+
+#include <cerrno>
+#include <string>
+
+#include "core/error.h"
+
+namespace jrdma::verbs {
+
+CompletionQueue::CompletionQueue(ibv_context* context, int entries, ibv_comp_channel* channel) {
+  errno = 0;
+  cq_ = ibv_create_cq(context, entries, nullptr, channel, 0);
+  if (cq_ == nullptr) throw_errno("ibv_create_cq(cqe=" + std::to_string(entries) + ")", errno != 0 ? errno : ENOMEM);
+}
+
+CompletionQueue::~CompletionQueue() { release(); }
+
+void CompletionQueue::arm() {
+  if (int rc = ibv_req_notify_cq(cq_, 0); rc != 0) throw_errno("ibv_req_notify_cq()", rc);
+}
+
+void CompletionQueue::event_received() noexcept {
+  if (++unacked_events_ >= kAckBatch) {
+    ibv_ack_cq_events(cq_, unacked_events_);
+    unacked_events_ = 0;
+  }
+}
+
+int CompletionQueue::release() noexcept {
+  if (cq_ == nullptr) return 0;
+  if (unacked_events_ > 0) {
+    ibv_ack_cq_events(cq_, unacked_events_);
+    unacked_events_ = 0;
+  }
+  int rc = ibv_destroy_cq(cq_);
+  if (rc == 0) cq_ = nullptr;
+  return rc;
+}
+
+}  // namespace jrdma::verbs

@@ -1,0 +1,31 @@
+// RAII owner of a completion queue bound to a completion channel. Tracks the CQ events it has
+// received but not yet acknowledged: ibv_destroy_cq blocks until all of them are acked.
+#pragma once
+
+#include <infiniband/verbs.h>
+
+namespace jrdma::verbs {
+
+class CompletionQueue {
+ public:
+  CompletionQueue(ibv_context* context, int entries, ibv_comp_channel* channel);
+  ~CompletionQueue();
+  CompletionQueue(const CompletionQueue&) = delete;
+  CompletionQueue& operator=(const CompletionQueue&) = delete;
+
+  ibv_cq* get() const noexcept { return cq_; }
+  int capacity() const noexcept { return cq_->cqe; }
+
+  // Asks for a notification on the next completion. Throws on failure.
+  void arm();
+  // Counts one event taken with ibv_get_cq_event; acknowledges in batches (acks take a lock).
+  void event_received() noexcept;
+  int release() noexcept;
+
+ private:
+  static constexpr unsigned kAckBatch = 64;
+  ibv_cq* cq_ = nullptr;
+  unsigned unacked_events_ = 0;
+};
+
+}  // namespace jrdma::verbs
