@@ -10,6 +10,12 @@ repo=${JRDMA_REPO:?}
 target="$repo/test-rxe/target"
 tags="--exclude-tag=docker"
 reports="$target/vm-reports/plain"
+native_status=0
+if [ "${1:-}" = --native ]; then
+  # The native device tests first (ASan build); their result is reported with the suite's.
+  shift
+  sh "$repo/test-rxe/vm/native-device-tests.sh" || native_status=$?
+fi
 if [ "${1:-}" = --docker ]; then
   shift
   tags="--include-tag=docker"
@@ -27,7 +33,10 @@ rm -rf "$reports"
 selection="--scan-class-path=$target/test-classes"
 [ $# -gt 0 ] && selection=""
 # C1 only: under TCG the optimizing compiler costs more than it saves in a short suite.
-exec java -XX:TieredStopAtLevel=1 -Djrdma.repo="$repo" -jar "$target/vm/junit-console.jar" execute \
+java -XX:TieredStopAtLevel=1 -Djrdma.repo="$repo" -jar "$target/vm/junit-console.jar" execute \
   --class-path "$target/test-classes:$(cat "$target/vm/classpath.txt")" \
   $selection $tags "$@" \
   --reports-dir "$reports" --details=tree --disable-banner --disable-ansi-colors
+status=$?
+[ "$status" = 0 ] && [ "$native_status" != 0 ] && status=$native_status
+exit "$status"
