@@ -1,19 +1,24 @@
-// A context: one opened device with its protection domain, completion channel, completion queue
-// and the event loop's file descriptors (epoll over the completion channel, the device's async
-// event fd and an eventfd for wake-ups). One thread (the Java event-loop thread) calls
-// wait_events(); any thread may call wake() and register memory.
+// A context: one device (the ibv_context librdmacm uses for it, so rdma_cm ids bind to the same
+// device) with its protection domain, completion channel, completion queue, an rdma_cm event
+// channel, and one epoll instance over the completion channel, the device's async-event fd, the
+// rdma_cm fd and an eventfd for wake-ups. One thread (the Java event-loop thread) calls
+// wait_events() and everything that creates or destroys channels; other threads post work
+// requests on channels, register memory, and queue commands (connect, destroy) for the loop.
 #pragma once
 
 #include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+#include <sys/socket.h>
 
-#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
+#include "core/channel.h"
 #include "core/event_record.h"
 #include "verbs/completion_channel.h"
 #include "verbs/completion_queue.h"
-#include "verbs/device_context.h"
 #include "verbs/memory_region.h"
 #include "verbs/protection_domain.h"
 
@@ -25,24 +30,59 @@ struct ContextOptions {
   int cq_entries = 4096;
 };
 
+// A listening rdma_cm id and the options its channels get.
+struct Listener {
+  rdma_cm_id* id = nullptr;
+  ChannelOptions options;
+  bool closing = false;
+};
+
+// The ibv_context librdmacm opened for a device (owned by librdmacm; rdma_free_devices releases
+// the list). Opening by name here keeps the PD/CQ usable with the rdma_cm ids of that device.
+class RdmaCmDevice {
+ public:
+  explicit RdmaCmDevice(const std::string& name);
+  ~RdmaCmDevice();
+  RdmaCmDevice(const RdmaCmDevice&) = delete;
+  RdmaCmDevice& operator=(const RdmaCmDevice&) = delete;
+  ibv_context* get() const noexcept { return context_; }
+
+ private:
+  ibv_context** list_ = nullptr;
+  ibv_context* context_ = nullptr;
+};
+
 class Context {
  public:
-  // Opens the device and creates everything; throws RdmaError naming the failing call.
   explicit Context(const ContextOptions& options);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
-  // Waits for completions, async events or a wake-up and writes up to `capacity` records.
-  // timeout_ms < 0 waits without limit; busy_poll spins on the CQ instead of sleeping.
-  // Returns the number of records (0 on timeout).
+  // Waits for completions, async events, connection events or a wake-up and writes up to
+  // `capacity` records. timeout_ms < 0 waits without limit; busy_poll spins on the CQ.
   int wait_events(EventRecord* out, int capacity, int timeout_ms, bool busy_poll);
-
-  // Makes a concurrent or later wait_events() return with a kWakeup record.
   void wake();
 
-  // Registers [address, address+length) with the given IBV_ACCESS_* flags.
   std::unique_ptr<verbs::MemoryRegion> register_memory(void* address, std::size_t length, int access);
+
+  // --- connections -----------------------------------------------------------------------------
+  // Binds and listens now (any thread); throws on failure (address in use, no such address).
+  Listener* listen(const sockaddr* address, const ChannelOptions& options, int backlog);
+  // Creates a channel and queues the connection attempt for the loop; results arrive as records.
+  Channel* connect(const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms,
+                   const ChannelOptions& options);
+  // Loop thread, after kChannelReady: receive memory is registered; post receives, accept or connect.
+  void accept(Channel* channel, uint64_t receive_address, uint32_t lkey);
+  void continue_connect(Channel* channel, uint64_t receive_address, uint32_t lkey);
+  void reject(Channel* channel, wire::RejectReason reason, uint32_t detail);
+  // Queued for the loop: disconnect, forget and free the channel / listener.
+  void destroy_channel(Channel* channel);
+  void close_listener(Listener* listener);
+
+  // CQ entries for channels; the CQ grows (ibv_resize_cq) when they exceed it.
+  void reserve_cq_entries(int entries);
+  void release_cq_entries(int entries) noexcept;
 
   ibv_context* device() const noexcept { return device_.get(); }
   ibv_pd* pd() const noexcept { return pd_.get(); }
@@ -53,19 +93,51 @@ class Context {
   std::string close() noexcept;
 
  private:
+  struct Command {
+    enum Kind { kConnect, kDestroyChannel, kCloseListener } kind;
+    Channel* channel = nullptr;
+    Listener* listener = nullptr;
+    sockaddr_storage remote{};
+    sockaddr_storage local{};
+    bool has_local = false;
+    int timeout_ms = 0;
+  };
+
   int poll_cq(EventRecord* out, int capacity);
   int drain_async_events(EventRecord* out, int capacity);
   void drain_completion_channel();
+  int drain_cm_events(EventRecord* out, int capacity);
+  void handle_cm_event(rdma_cm_event* event, EventRecord* out, int& n, std::vector<rdma_cm_id*>& to_destroy);
+  void handle_connect_request(rdma_cm_event* event, EventRecord* out, int& n, std::vector<rdma_cm_id*>& to_destroy);
+  int run_commands(EventRecord* out, int capacity);
+  uint32_t insert_channel(Channel* channel);
+  Channel* lookup(uint32_t key) const noexcept;
+  void remove_channel(Channel* channel) noexcept;
+  void fill_conn_param(rdma_conn_param* param, const Channel& channel, uint8_t* private_data) const;
+  void apply_id_options(rdma_cm_id* id, const ChannelOptions& options) const;
 
   std::string name_;
-  verbs::DeviceContext device_;
+  RdmaCmDevice device_;
   verbs::ProtectionDomain pd_;
   verbs::CompletionChannel channel_;
   verbs::CompletionQueue cq_;
+  rdma_event_channel* cm_channel_ = nullptr;
   int epoll_fd_ = -1;
   int wake_fd_ = -1;
+  int max_rd_atomic_ = 1;
+  int reserved_cq_entries_ = 0;
   bool poll_pending_ = true;  // the CQ may hold completions not yet polled
   bool closed_ = false;
+
+  // Channel table, touched only by the loop thread: index = key & 0xffff, generation = key >> 16.
+  std::vector<Channel*> table_;
+  std::vector<uint16_t> generations_;
+  std::vector<uint32_t> free_indexes_;
+
+  std::mutex commands_mutex_;
+  std::vector<Command> commands_;
+  std::vector<Listener*> listeners_;  // loop thread only (besides listen())
+  std::mutex listeners_mutex_;
 };
 
 }  // namespace jrdma

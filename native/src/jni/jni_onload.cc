@@ -7,6 +7,7 @@
 #include "core/device_info.h"
 #include "core/device_info_format.h"
 #include "core/version.h"
+#include "jni/channel_natives.h"
 #include "jni/context_natives.h"
 #include "jni/exceptions.h"
 
@@ -49,7 +50,7 @@ extern "C" __attribute__((visibility("default"))) jint JNI_OnLoad(JavaVM* vm, vo
   }
   if (!register_class(env, kLibraryClass, kLibraryMethods,
                       static_cast<jint>(sizeof kLibraryMethods / sizeof kLibraryMethods[0])) ||
-      !jrdma::jni::register_context_natives(env)) {
+      !jrdma::jni::register_context_natives(env) || !jrdma::jni::register_channel_natives(env)) {
     jrdma::jni::release_exceptions(env);
     return JNI_ERR;
   }

@@ -29,6 +29,8 @@ public final class RdmaConfig {
     private final int trafficClass;
     private final boolean busyPoll;
     private final int completionQueueSize;
+    private final int eagerSize;
+    private final int connectTimeoutMillis;
 
     private RdmaConfig(Builder b) {
         if (b.port != 0 && b.device == null) {
@@ -48,6 +50,8 @@ public final class RdmaConfig {
         this.trafficClass = b.trafficClass;
         this.busyPoll = b.busyPoll;
         this.completionQueueSize = b.completionQueueSize;
+        this.eagerSize = b.eagerSize;
+        this.connectTimeoutMillis = b.connectTimeoutMillis;
     }
 
     public static Builder builder() {
@@ -179,6 +183,15 @@ public final class RdmaConfig {
         return completionQueueSize;
     }
 
+    /** Bytes per receive buffer including the 16-byte header: messages up to eagerSize - 16 are sent eagerly. */
+    public int eagerSize() {
+        return eagerSize;
+    }
+
+    public int connectTimeoutMillis() {
+        return connectTimeoutMillis;
+    }
+
     @Override
     public String toString() {
         return "RdmaConfig{device=" + (device == null ? "auto" : device) + ", port=" + (port == 0 ? "auto" : port)
@@ -186,7 +199,8 @@ public final class RdmaConfig {
                 + ", pkeyIndex=" + pkeyIndex + ", queueDepth=" + queueDepth + ", timeout=" + timeout
                 + ", retryCount=" + retryCount + ", rnrRetry=" + rnrRetry + ", serviceLevel=" + serviceLevel
                 + ", trafficClass=" + trafficClass + ", busyPoll=" + busyPoll + ", completionQueueSize="
-                + (completionQueueSize == 0 ? "auto" : completionQueueSize) + "}";
+                + (completionQueueSize == 0 ? "auto" : completionQueueSize) + ", eagerSize=" + eagerSize
+                + ", connectTimeoutMillis=" + connectTimeoutMillis + "}";
     }
 
     /** Builds a configuration; each setter checks its value at once. */
@@ -205,6 +219,8 @@ public final class RdmaConfig {
         private int trafficClass;
         private boolean busyPoll;
         private int completionQueueSize;
+        private int eagerSize = 4096;
+        private int connectTimeoutMillis = 5000;
 
         private Builder() {
         }
@@ -267,7 +283,7 @@ public final class RdmaConfig {
         }
 
         Builder queueDepth(int depth, String variable) {
-            this.queueDepth = range(variable, depth, 1, 32768, "work requests per queue");
+            this.queueDepth = range(variable, depth, 4, 16384, "work requests per queue and receive credits");
             return this;
         }
 
@@ -330,6 +346,18 @@ public final class RdmaConfig {
 
         public Builder completionQueueSize(int entries) {
             this.completionQueueSize = range("completionQueueSize", entries, 1, 4_194_304, "completion queue entries");
+            return this;
+        }
+
+        /** Bytes per receive buffer, header included; both ends of a channel must agree. */
+        public Builder eagerSize(int bytes) {
+            this.eagerSize = range("eagerSize", bytes, 64, 1 << 24, "bytes per receive buffer");
+            return this;
+        }
+
+        /** How long address/route resolution and connecting may take. */
+        public Builder connectTimeoutMillis(int millis) {
+            this.connectTimeoutMillis = range("connectTimeoutMillis", millis, 100, 600_000, "milliseconds");
             return this;
         }
 

@@ -1,6 +1,9 @@
 package org.jrdma;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
@@ -34,6 +37,18 @@ public interface RdmaContext extends AutoCloseable {
 
     /** A registered buffer of at least {@code size} bytes from the context's pool; close returns it to the pool. */
     RegisteredBuffer allocate(int size, Access... access);
+
+    /**
+     * Listens for connections on an address of this context's device (port 0 picks a free port).
+     * Each accepted channel gets {@code handler}.
+     */
+    RdmaServer listen(InetSocketAddress address, ChannelHandler handler);
+
+    /** Connects to a listening jrdma endpoint; the future fails with a {@link ConnectionException} subclass. */
+    CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, ChannelHandler handler);
+
+    /** Connects from a given local address (which selects the device, e.g. one of several RoCE ports). */
+    CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, InetAddress local, ChannelHandler handler);
 
     /** Called on the event-loop thread for each device async event; must not block. */
     void addAsyncEventListener(Consumer<AsyncEvent> listener);

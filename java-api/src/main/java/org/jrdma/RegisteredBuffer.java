@@ -23,6 +23,9 @@ public interface RegisteredBuffer extends AutoCloseable {
     /** The remote key peers use; only for a buffer registered with remote access, else IllegalStateException. */
     int rkey();
 
+    /** The token a peer needs for one-sided operations on this buffer; only with remote access. */
+    RemoteBuffer remote();
+
     /** The remote access granted (empty: local only). */
     Set<Access> access();
 

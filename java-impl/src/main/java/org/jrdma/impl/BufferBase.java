@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Set;
 import org.jrdma.Access;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.RemoteBuffer;
 
 /** Common part of registered buffers: a window [offset, offset+length) of a registration. */
 abstract class BufferBase extends NativeResource implements RegisteredBuffer {
@@ -52,6 +53,11 @@ abstract class BufferBase extends NativeResource implements RegisteredBuffer {
                     + " (register or allocate it with Access.REMOTE_READ/REMOTE_WRITE/REMOTE_ATOMIC)");
         }
         return registration.rkey;
+    }
+
+    @Override
+    public RemoteBuffer remote() {
+        return new RemoteBuffer(address(), length, rkey());
     }
 
     @Override

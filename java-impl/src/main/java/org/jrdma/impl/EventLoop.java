@@ -20,6 +20,7 @@ final class EventLoop implements Runnable {
     private final Thread thread;
     private volatile boolean stopping;
     private volatile CompletionListener completions;
+    private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> tasks = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     EventLoop(JniContext context, long handle, boolean busyPoll) {
         this.context = context;
@@ -32,6 +33,11 @@ final class EventLoop implements Runnable {
 
     void start() {
         thread.start();
+    }
+
+    void submit(Runnable task) {
+        tasks.add(task);
+        NativeContext.wake0(handle);
     }
 
     void setCompletionListener(CompletionListener listener) {
@@ -71,7 +77,19 @@ final class EventLoop implements Runnable {
             while (!stopping) {
                 int n = NativeContext.waitEvents0(handle, records.address(), records.capacity(), -1, busyPoll);
                 for (int i = 0; i < n; i++) {
-                    dispatch(i);
+                    try {
+                        dispatch(i);
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.ERROR, "dispatching an event of " + context.device().name() + " failed", e);
+                    }
+                }
+                context.registry().flushDirty();
+                for (Runnable task; (task = tasks.poll()) != null;) {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.WARNING, "event-loop task failed", e);
+                    }
                 }
             }
         } catch (Throwable t) {
@@ -85,15 +103,58 @@ final class EventLoop implements Runnable {
     }
 
     private void dispatch(int i) {
+        JniChannel channel;
         switch (records.kind(i)) {
-            case EventRecords.KIND_COMPLETION:
-                CompletionListener listener = completions;
-                if (listener == null) {
-                    LOG.log(Level.WARNING, "completion without a listener: wr_id " + records.d(i));
+            case EventRecords.KIND_COMPLETION: {
+                long wrId = records.d(i);
+                channel = context.registry().byKey((int) (wrId >>> 32));
+                if (channel != null) {
+                    channel.onCompletion((int) (wrId & 0x7fffffffL), (wrId & 0x80000000L) != 0, records.a(i), records.b(i));
                 } else {
-                    long e = records.e(i);
-                    listener.onCompletion(records.d(i), records.a(i), records.b(i), records.c(i), (int) e, (int) (e >>> 32));
+                    CompletionListener listener = completions;
+                    if (listener != null) {
+                        long e = records.e(i);
+                        listener.onCompletion(wrId, records.a(i), records.b(i), records.c(i), (int) e, (int) (e >>> 32));
+                    }
                 }
+                break;
+            }
+            case EventRecords.KIND_MESSAGE:
+                channel = context.registry().byKey((int) (records.d(i) >>> 32));
+                if (channel != null) {
+                    long e = records.e(i);
+                    channel.onMessage(records.a(i), records.b(i), records.c(i), (int) (e & 0xff), e >>> 8);
+                }
+                break;
+            case EventRecords.KIND_IMMEDIATE:
+                channel = context.registry().byKey((int) (records.d(i) >>> 32));
+                if (channel != null) {
+                    channel.onImmediate(records.a(i), records.b(i));
+                }
+                break;
+            case EventRecords.KIND_PROTOCOL_ERROR:
+                channel = context.registry().byKey((int) (records.d(i) >>> 32));
+                if (channel != null) {
+                    channel.onProtocolError(records.a(i), ConnectionFailures.decodeStatus(records.b(i)));
+                }
+                break;
+            case EventRecords.KIND_INCOMING:
+                context.onIncoming(records.d(i), records.e(i));
+                break;
+            case EventRecords.KIND_CHANNEL_READY:
+                context.onChannelReady(records.d(i), records.a(i), records.b(i), records.c(i));
+                break;
+            case EventRecords.KIND_ESTABLISHED:
+                context.onEstablished(records.d(i), records.a(i), records.b(i));
+                break;
+            case EventRecords.KIND_CHANNEL_FAILED:
+                context.onChannelFailed(records.d(i), records.a(i), records.b(i), records.c(i), records.e(i));
+                break;
+            case EventRecords.KIND_INCOMING_REJECTED:
+                context.onIncomingRejected(records.e(i), records.a(i), records.b(i));
+                break;
+            case EventRecords.KIND_DISCONNECTED:
+                context.onDisconnected(records.d(i));
                 break;
             case EventRecords.KIND_ASYNC_EVENT:
                 AsyncEvent.Severity severity = AsyncEvent.Severity.values()[Math.min(records.c(i), 2)];

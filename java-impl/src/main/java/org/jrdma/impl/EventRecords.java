@@ -12,6 +12,15 @@ final class EventRecords {
     static final int KIND_COMPLETION = 1;
     static final int KIND_ASYNC_EVENT = 2;
     static final int KIND_WAKEUP = 3;
+    static final int KIND_MESSAGE = 4;
+    static final int KIND_IMMEDIATE = 5;
+    static final int KIND_PROTOCOL_ERROR = 6;
+    static final int KIND_CHANNEL_READY = 7;
+    static final int KIND_ESTABLISHED = 8;
+    static final int KIND_CHANNEL_FAILED = 9;
+    static final int KIND_DISCONNECTED = 10;
+    static final int KIND_INCOMING = 11;
+    static final int KIND_INCOMING_REJECTED = 12;
 
     private final ByteBuffer records;
     private final long address;

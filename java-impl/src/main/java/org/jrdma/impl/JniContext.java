@@ -1,16 +1,22 @@
 package org.jrdma.impl;
 
 import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.jrdma.Access;
 import org.jrdma.AsyncEvent;
+import org.jrdma.ChannelHandler;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaServer;
 import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
@@ -37,6 +43,7 @@ final class JniContext extends NativeResource implements RdmaContext {
     private final Set<NativeResource> children = ConcurrentHashMap.newKeySet();
     private final Map<Integer, BufferPool> pools = new ConcurrentHashMap<>();
     private final List<Consumer<AsyncEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final ChannelRegistry registry = new ChannelRegistry();
     private volatile Throwable failure;
     private volatile boolean freeWhenLoopExits;
 
@@ -51,6 +58,19 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     long handle() {
         return handle;
+    }
+
+    ChannelRegistry registry() {
+        return registry;
+    }
+
+    boolean inLoopThread() {
+        return loop.inLoopThread();
+    }
+
+    /** Runs a task on the event-loop thread (after the current batch). */
+    void runOnLoop(Runnable task) {
+        loop.submit(task);
     }
 
     @Override
@@ -161,6 +181,128 @@ final class JniContext extends NativeResource implements RdmaContext {
     }
 
     @Override
+    public RdmaServer listen(InetSocketAddress address, ChannelHandler handler) {
+        java.util.Objects.requireNonNull(address, "address");
+        java.util.Objects.requireNonNull(handler, "handler");
+        if (address.isUnresolved()) {
+            throw new IllegalArgumentException("unresolved address " + address);
+        }
+        ensureUsable();
+        acquire();
+        JniServer server;
+        try {
+            server = new JniServer(this, address, handler);
+        } catch (RuntimeException e) {
+            release();
+            throw e;
+        }
+        release();
+        registry.addServer(server);
+        return track(server);
+    }
+
+    @Override
+    public CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, ChannelHandler handler) {
+        return connect(remote, null, handler);
+    }
+
+    @Override
+    public CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, InetAddress local, ChannelHandler handler) {
+        java.util.Objects.requireNonNull(remote, "remote");
+        if (remote.isUnresolved()) {
+            throw new IllegalArgumentException("unresolved address " + remote);
+        }
+        ensureUsable();
+        acquire();
+        try {
+            long channelHandle = NativeChannel.connect0(handle, remote.getAddress().getHostAddress(), remote.getPort(),
+                    local == null ? null : local.getHostAddress(), config.connectTimeoutMillis(), config.queueDepth(),
+                    config.eagerSize(), 64, config.timeout(), config.retryCount(), config.rnrRetry());
+            JniChannel channel = new JniChannel(this, channelHandle, false, remote, config, handler);
+            registry.add(channel);
+            track(channel);
+            return channel.connectedFuture().orTimeout(config.connectTimeoutMillis() * 3L, java.util.concurrent.TimeUnit.MILLISECONDS)
+                    .exceptionallyCompose(e -> {
+                        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+                        if (cause instanceof java.util.concurrent.TimeoutException) {
+                            org.jrdma.ConnectTimeoutException timeout = new org.jrdma.ConnectTimeoutException(
+                                    "connecting to " + remote + " took longer than " + config.connectTimeoutMillis() * 3L + " ms", 0);
+                            channel.fail(timeout);
+                            return CompletableFuture.failedFuture(timeout);
+                        }
+                        return CompletableFuture.failedFuture(cause);
+                    });
+        } finally {
+            release();
+        }
+    }
+
+    // ---- connection events (loop thread) ----------------------------------------------------------
+
+    void onIncoming(long channelHandle, long listener) {
+        JniServer server = registry.server(listener);
+        if (server == null || server.isClosedFlag()) {
+            NativeChannel.reject0(handle, channelHandle, 6 /* kServerClosing */);
+            NativeChannel.destroy0(handle, channelHandle);
+            return;
+        }
+        JniChannel channel = new JniChannel(this, channelHandle, true, null, server.config, server.handler);
+        registry.add(channel);
+        try {
+            track(channel);
+        } catch (RuntimeException closing) {
+            // the context is closing: the channel was closed by track
+        }
+    }
+
+    void onIncomingRejected(long listener, int reason, int peerValue) {
+        JniServer server = registry.server(listener);
+        String text = ConnectionFailures.reason(reason);
+        String extra = reason == 2 ? ": the client speaks protocol version " + peerValue
+                : reason == 3 ? ": the client's eager size is " + peerValue + ", ours " + config.eagerSize() : "";
+        org.jrdma.ConnectionRejectedException e = new org.jrdma.ConnectionRejectedException(
+                "rejected an incoming connection: " + text + extra, text);
+        LOG.log(Level.WARNING, e.getMessage());
+        if (server != null) {
+            try {
+                server.handler.onRejected(e);
+            } catch (RuntimeException thrown) {
+                LOG.log(Level.WARNING, "ChannelHandler.onRejected threw", thrown);
+            }
+        }
+    }
+
+    void onChannelReady(long channelHandle, int key, int peerCredits, int peerEager) {
+        JniChannel channel = registry.byHandle(channelHandle);
+        if (channel != null) {
+            channel.onReady(key, peerCredits, peerEager);
+        }
+    }
+
+    void onEstablished(long channelHandle, int peerCredits, int peerEager) {
+        JniChannel channel = registry.byHandle(channelHandle);
+        if (channel != null) {
+            channel.onEstablished(peerCredits, peerEager);
+        }
+    }
+
+    void onChannelFailed(long channelHandle, int failure, int status, int reason, long detail) {
+        JniChannel channel = registry.byHandle(channelHandle);
+        if (channel != null) {
+            channel.fail(ConnectionFailures.exception(channel.remoteAddress(), failure, status, reason, detail));
+        } else {
+            NativeChannel.destroy0(handle, channelHandle);
+        }
+    }
+
+    void onDisconnected(long channelHandle) {
+        JniChannel channel = registry.byHandle(channelHandle);
+        if (channel != null) {
+            channel.onDisconnected();
+        }
+    }
+
+    @Override
     public void addAsyncEventListener(Consumer<AsyncEvent> listener) {
         listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
     }
@@ -208,7 +350,7 @@ final class JniContext extends NativeResource implements RdmaContext {
             return;
         }
         for (NativeResource child : new ArrayList<>(children)) {
-            child.markClosed();
+            child.closeFromParent();
         }
         pools.values().forEach(BufferPool::close);
         release(); // the context's own use: it is freed now, or when the last child is

@@ -25,6 +25,10 @@ final class MemoryRegistration extends NativeResource {
         this.rkey = NativeContext.rkey0(region);
     }
 
+    JniContext context() {
+        return context;
+    }
+
     ByteBuffer memory() {
         return memory;
     }

@@ -66,6 +66,11 @@ abstract class NativeResource {
         return state.get() >>> 1;
     }
 
+    /** How the parent (the context) closes this child; channels fail their operations first. */
+    void closeFromParent() {
+        markClosed();
+    }
+
     /**
      * Marks closed; frees now when no use is held, else when the last use is released.
      *

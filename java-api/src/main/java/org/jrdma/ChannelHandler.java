@@ -1,0 +1,26 @@
+package org.jrdma;
+
+/**
+ * Receives what happens on a channel. Called on the context's event-loop thread, one event at a
+ * time per channel, in order; must not block (hand long work to an executor).
+ */
+public interface ChannelHandler {
+    /** The channel is established (before any message is delivered). */
+    default void onOpen(RdmaChannel channel) {
+    }
+
+    /** A message arrived; its payload is valid until this returns unless retained. */
+    void onMessage(RdmaChannel channel, RdmaMessage message);
+
+    /** The peer wrote with immediate data into memory it had been given. */
+    default void onImmediate(RdmaChannel channel, int immediate) {
+    }
+
+    /** Servers only: an incoming connection was refused (version or limit mismatch); the client gets the same reason. */
+    default void onRejected(ConnectionRejectedException rejection) {
+    }
+
+    /** The channel is closed: cause is null after a local close, else why (peer gone, QP error, protocol error). */
+    default void onClose(RdmaChannel channel, Throwable cause) {
+    }
+}

@@ -1,0 +1,14 @@
+package org.jrdma;
+
+/**
+ * A connection could not be established. The subclasses say why: {@link ConnectionRefusedException},
+ * {@link ConnectionRejectedException}, {@link AddressResolutionException}, {@link RouteResolutionException},
+ * {@link ConnectTimeoutException}.
+ */
+public class ConnectionException extends RdmaException {
+    private static final long serialVersionUID = 1L;
+
+    public ConnectionException(String message, int errno) {
+        super(message, errno);
+    }
+}

@@ -1,0 +1,10 @@
+package org.jrdma;
+
+/** Nobody listens at the address (the peer's RDMA CM rejected without a jrdma reason). */
+public class ConnectionRefusedException extends ConnectionException {
+    private static final long serialVersionUID = 1L;
+
+    public ConnectionRefusedException(String message, int errno) {
+        super(message, errno);
+    }
+}

@@ -1,0 +1,52 @@
+package org.jrdma;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One reliable connection. All methods are thread-safe and post from the calling thread; every
+ * returned future completes exactly once — with the result, or with an exception naming the cause
+ * ({@link RdmaOperationException} carries the ibv_wc_status). Offsets are checked before posting,
+ * so a bad range is an {@link IllegalArgumentException}, never a broken queue pair. After a queue
+ * pair error the channel closes and every pending and later operation fails with the same cause.
+ */
+public interface RdmaChannel extends AutoCloseable {
+    InetSocketAddress remoteAddress();
+
+    /** Largest message {@link #send} accepts (the peer's receive buffer size minus the header). */
+    int maxMessageSize();
+
+    /** Sets the handler for incoming messages; messages that arrived before are delivered to it now. */
+    void setHandler(ChannelHandler handler);
+
+    /** Sends bytes [offset, offset + length) of a registered buffer; completes when the peer's HCA has them. */
+    CompletableFuture<Void> send(RegisteredBuffer buffer, int offset, int length);
+
+    /** RDMA WRITE of local bytes into the peer's memory. */
+    CompletableFuture<Void> write(RegisteredBuffer local, int offset, RemoteBuffer remote, long remoteOffset, int length);
+
+    /** RDMA WRITE with immediate data: the peer's handler gets {@code immediate} (uses one credit). */
+    CompletableFuture<Void> writeWithImmediate(RegisteredBuffer local, int offset, RemoteBuffer remote, long remoteOffset,
+                                               int length, int immediate);
+
+    /** RDMA READ of the peer's memory into local bytes. */
+    CompletableFuture<Void> read(RemoteBuffer remote, long remoteOffset, RegisteredBuffer local, int offset, int length);
+
+    /** Atomic compare-and-swap of an 8-byte aligned remote word; completes with the previous value. */
+    CompletableFuture<Long> compareAndSwap(RemoteBuffer remote, long remoteOffset, long expected, long newValue);
+
+    /** Atomic fetch-and-add on an 8-byte aligned remote word; completes with the previous value. */
+    CompletableFuture<Long> fetchAndAdd(RemoteBuffer remote, long remoteOffset, long delta);
+
+    boolean isOpen();
+
+    /** Completes when the channel is closed (with null after a local close, else the cause as value). */
+    CompletableFuture<Throwable> closeFuture();
+
+    /**
+     * Closes gracefully: new operations are refused, queued ones fail, posted ones complete (or fail
+     * once the peer is found dead), then the connection is torn down. Idempotent, never blocks.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,24 @@
+package org.jrdma;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A received message. Its payload is a read-only view of the receive buffer, valid until the
+ * handler returns — or, after {@link #retain()}, until {@link #release()}. While a message is held
+ * its receive buffer is not re-posted and its credit not returned, which slows the sender down.
+ */
+public interface RdmaMessage {
+    /** Read-only view: position 0, limit {@link #length()}. */
+    ByteBuffer payload();
+
+    int length();
+
+    /** The sender's sequence number (increasing per channel). */
+    long id();
+
+    /** Keeps the message valid after the handler returns; call {@link #release()} once done. */
+    void retain();
+
+    /** Gives a retained message back; idempotent. */
+    void release();
+}

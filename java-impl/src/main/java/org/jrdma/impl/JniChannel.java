@@ -1,0 +1,687 @@
+package org.jrdma.impl;
+
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.jrdma.ChannelHandler;
+import org.jrdma.ProtocolException;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaClosedException;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaOperationException;
+import org.jrdma.RegisteredBuffer;
+import org.jrdma.RemoteBuffer;
+
+/**
+ * A channel: credit-based two-sided messaging and one-sided operations on one RC queue pair.
+ *
+ * <p>Credits: the peer posted {@code credits} receive buffers; every SEND and WRITE_WITH_IMM uses one,
+ * and an operation that has none waits in {@link #queue} (in order) — so the peer never sees a
+ * receiver-not-ready. One credit is kept back for explicit CREDIT messages, which return the credits
+ * of re-posted buffers when no data message can carry them. Receive buffers are re-posted in
+ * batches (once per event-loop batch) before their credits are returned.
+ *
+ * <p>Threads: posting runs on the caller's thread under {@link #lock}; completions, messages and
+ * connection events arrive on the event-loop thread. No native call happens once the state is CLOSED.
+ */
+final class JniChannel extends NativeResource implements RdmaChannel {
+    private static final System.Logger LOG = System.getLogger("org.jrdma");
+    static final int HEADER_BYTES = 16;
+    static final int TYPE_DATA = 1;
+    static final int TYPE_CREDIT = 2;
+    /** Credits kept back for CREDIT messages. */
+    private static final int CREDIT_RESERVE = 1;
+    private static final int PAGE = 4096;
+
+    enum State { CONNECTING, OPEN, CLOSING, CLOSED }
+
+    final JniContext context;
+    final long handle;
+    final boolean passive;
+    private final InetSocketAddress remote;
+    private final int depth;
+    private final int eager;
+    private final int creditThreshold;
+    private final Object lock = new Object();
+    private final CompletableFuture<RdmaChannel> connected = new CompletableFuture<>();
+    private final CompletableFuture<Throwable> closed = new CompletableFuture<>();
+
+    // Guarded by lock.
+    private State state = State.CONNECTING;
+    private Throwable closeCause;
+    private int key = -1;
+    private int credits;
+    private int peerEager;
+    private int creditsToReturn;
+    private long nextMessageId;
+    private final ChannelOp[] ops;
+    private final int[] freeSlots;
+    private int freeCount;
+    private final ArrayDeque<ChannelOp> queue = new ArrayDeque<>();
+    private int repostCount;
+    private final ArrayDeque<int[]> held = new ArrayDeque<>(); // {slot, length} waiting for open/handler
+
+    private volatile ChannelHandler handler;
+    // Receive side: Java-owned memory, registered once; one view and one message object per slot.
+    private MemoryRegistration receive;
+    private ByteBuffer receiveMemory;
+    private JniMessage[] messages;
+    private ByteBuffer repostSlots;
+    private long repostAddress;
+    private RegisteredBuffer atomicResults;
+    boolean dirty; // loop thread: touched in this batch
+
+    JniChannel(JniContext context, long handle, boolean passive, InetSocketAddress remote, RdmaConfig config,
+               ChannelHandler handler) {
+        this.context = context;
+        this.handle = handle;
+        this.passive = passive;
+        this.remote = remote;
+        this.depth = config.queueDepth();
+        this.eager = config.eagerSize();
+        this.creditThreshold = Math.max(2, depth / 4);
+        this.handler = handler;
+        this.ops = new ChannelOp[depth];
+        this.freeSlots = new int[depth];
+        for (int i = 0; i < depth; i++) {
+            freeSlots[i] = depth - 1 - i;
+        }
+        this.freeCount = depth;
+    }
+
+    CompletableFuture<RdmaChannel> connectedFuture() {
+        return connected;
+    }
+
+    int key() {
+        return key;
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return remote;
+    }
+
+    @Override
+    public int maxMessageSize() {
+        synchronized (lock) {
+            return (peerEager > 0 ? peerEager : eager) - HEADER_BYTES;
+        }
+    }
+
+    @Override
+    public void setHandler(ChannelHandler newHandler) {
+        this.handler = java.util.Objects.requireNonNull(newHandler, "handler");
+        if (context.inLoopThread()) {
+            deliverHeld();
+        } else {
+            context.runOnLoop(this::deliverHeld);
+        }
+    }
+
+    // ---- connection set-up (loop thread) --------------------------------------------------------
+
+    /** The QP exists: register the receive buffers and accept (passive) or connect (active). */
+    void onReady(int newKey, int peerCredits, int peerEagerSize) {
+        synchronized (lock) {
+            if (state != State.CONNECTING) {
+                return;
+            }
+            key = newKey;
+            if (passive) {
+                credits = peerCredits;
+                peerEager = peerEagerSize;
+            }
+        }
+        context.registry().register(newKey, this);
+        try {
+            ByteBuffer memory = ByteBuffer.allocateDirect(depth * eager + PAGE).alignedSlice(PAGE);
+            memory.limit(depth * eager);
+            receiveMemory = memory.slice().order(ByteOrder.LITTLE_ENDIAN);
+            receive = context.registerRaw(receiveMemory, AccessFlags.LOCAL_WRITE);
+            messages = new JniMessage[depth];
+            for (int slot = 0; slot < depth; slot++) {
+                ByteBuffer view = receiveMemory.duplicate();
+                view.clear().position(slot * eager + HEADER_BYTES).limit((slot + 1) * eager);
+                messages[slot] = new JniMessage(this, slot, view.slice().asReadOnlyBuffer());
+            }
+            repostSlots = ByteBuffer.allocateDirect(depth * 4).order(ByteOrder.nativeOrder());
+            repostAddress = NativeContext.address0(repostSlots);
+            atomicResults = context.allocate(8 * depth);
+            synchronized (lock) {
+                if (state != State.CONNECTING) {
+                    return;
+                }
+                if (passive) {
+                    NativeChannel.accept0(context.handle(), handle, receive.address, receive.lkey);
+                } else {
+                    NativeChannel.continueConnect0(context.handle(), handle, receive.address, receive.lkey);
+                }
+            }
+        } catch (RuntimeException e) {
+            if (passive) {
+                synchronized (lock) {
+                    if (state == State.CONNECTING) {
+                        NativeChannel.reject0(context.handle(), handle, 7 /* kResources */);
+                    }
+                }
+            }
+            fail(e);
+        }
+    }
+
+    void onEstablished(int peerCredits, int peerEagerSize) {
+        synchronized (lock) {
+            if (state != State.CONNECTING) {
+                return;
+            }
+            state = State.OPEN;
+            credits = peerCredits;
+            peerEager = peerEagerSize;
+        }
+        connected.complete(this);
+        ChannelHandler h = handler;
+        if (h != null) {
+            try {
+                h.onOpen(this);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "ChannelHandler.onOpen threw", e);
+            }
+        }
+        deliverHeld();
+    }
+
+    /** The connection attempt failed (or the QP could not be set up). */
+    void fail(Throwable cause) {
+        closeWithCause(cause);
+    }
+
+    void onDisconnected() {
+        closeWithCause(new RdmaClosedException("the peer disconnected (" + remote + ")"));
+    }
+
+    // ---- posting (caller's thread) ---------------------------------------------------------------
+
+    @Override
+    public CompletableFuture<Void> send(RegisteredBuffer buffer, int offset, int length) {
+        BufferBase local = local(buffer, offset, length);
+        int max = maxMessageSize();
+        if (length > max) {
+            throw new IllegalArgumentException("message of " + length + " bytes exceeds the eager size: at most " + max
+                    + " bytes per send (larger messages need the rendezvous protocol, not available yet)");
+        }
+        return submit(new ChannelOp(ChannelOp.Kind.SEND, local, offset, length, 0, 0, 0, 0, 0)).thenApply(x -> null);
+    }
+
+    @Override
+    public CompletableFuture<Void> write(RegisteredBuffer local, int offset, RemoteBuffer remoteBuffer, long remoteOffset,
+                                         int length) {
+        BufferBase source = local(local, offset, length);
+        remoteBuffer.checkRange(remoteOffset, length);
+        return submit(new ChannelOp(ChannelOp.Kind.WRITE, source, offset, length, remoteBuffer.address() + remoteOffset,
+                remoteBuffer.rkey(), 0, 0, 0)).thenApply(x -> null);
+    }
+
+    @Override
+    public CompletableFuture<Void> writeWithImmediate(RegisteredBuffer local, int offset, RemoteBuffer remoteBuffer,
+                                                      long remoteOffset, int length, int immediate) {
+        BufferBase source = local(local, offset, length);
+        remoteBuffer.checkRange(remoteOffset, length);
+        return submit(new ChannelOp(ChannelOp.Kind.WRITE_IMM, source, offset, length,
+                remoteBuffer.address() + remoteOffset, remoteBuffer.rkey(), immediate, 0, 0)).thenApply(x -> null);
+    }
+
+    @Override
+    public CompletableFuture<Void> read(RemoteBuffer remoteBuffer, long remoteOffset, RegisteredBuffer local, int offset,
+                                        int length) {
+        BufferBase target = local(local, offset, length);
+        if (length == 0) {
+            throw new IllegalArgumentException("an RDMA READ needs at least one byte");
+        }
+        remoteBuffer.checkRange(remoteOffset, length);
+        return submit(new ChannelOp(ChannelOp.Kind.READ, target, offset, length, remoteBuffer.address() + remoteOffset,
+                remoteBuffer.rkey(), 0, 0, 0)).thenApply(x -> null);
+    }
+
+    @Override
+    public CompletableFuture<Long> compareAndSwap(RemoteBuffer remoteBuffer, long remoteOffset, long expected, long newValue) {
+        long address = atomicTarget(remoteBuffer, remoteOffset);
+        return submit(new ChannelOp(ChannelOp.Kind.COMPARE_AND_SWAP, null, 0, 8, address, remoteBuffer.rkey(), 0, expected,
+                newValue)).thenApply(x -> (Long) x);
+    }
+
+    @Override
+    public CompletableFuture<Long> fetchAndAdd(RemoteBuffer remoteBuffer, long remoteOffset, long delta) {
+        long address = atomicTarget(remoteBuffer, remoteOffset);
+        return submit(new ChannelOp(ChannelOp.Kind.FETCH_AND_ADD, null, 0, 8, address, remoteBuffer.rkey(), 0, delta, 0))
+                .thenApply(x -> (Long) x);
+    }
+
+    private static long atomicTarget(RemoteBuffer remoteBuffer, long remoteOffset) {
+        remoteBuffer.checkRange(remoteOffset, 8);
+        long address = remoteBuffer.address() + remoteOffset;
+        if ((address & 7) != 0) {
+            throw new IllegalArgumentException("atomic operations need an 8-byte aligned remote address, got 0x"
+                    + Long.toHexString(address));
+        }
+        return address;
+    }
+
+    private BufferBase local(RegisteredBuffer buffer, int offset, int length) {
+        if (!(buffer instanceof BufferBase)) {
+            throw new IllegalArgumentException("not a buffer registered by jrdma: " + buffer);
+        }
+        BufferBase local = (BufferBase) buffer;
+        if (local.registration.context() != context) {
+            throw new IllegalArgumentException("the buffer is registered with another context (" + local + ")");
+        }
+        if (offset < 0 || length < 0 || offset > local.length() || length > local.length() - offset) {
+            throw new IllegalArgumentException("range [" + offset + ", " + offset + "+" + length + ") outside the buffer of "
+                    + local.length() + " bytes");
+        }
+        return local;
+    }
+
+    private CompletableFuture<Object> submit(ChannelOp op) {
+        if (op.buffer != null) {
+            op.buffer.acquire(); // a closed buffer is refused here; an open one stays registered until completion
+        }
+        synchronized (lock) {
+            if (state != State.OPEN) {
+                failOp(op, closedException());
+                return op.future;
+            }
+            if (queue.isEmpty() && canPost(op)) {
+                post(op);
+            } else {
+                queue.add(op);
+            }
+        }
+        return op.future;
+    }
+
+    private boolean canPost(ChannelOp op) {
+        if (freeCount == 0) {
+            return false;
+        }
+        if (op.kind == ChannelOp.Kind.CREDIT) {
+            return credits >= 1;
+        }
+        return !op.kind.needsCredit || credits > CREDIT_RESERVE;
+    }
+
+    /** Posts under the lock; a failed post fails the operation (and a broken QP closes the channel later). */
+    private void post(ChannelOp op) {
+        int slot = freeSlots[--freeCount];
+        ops[slot] = op;
+        if (op.kind.needsCredit) {
+            credits--;
+        }
+        try {
+            switch (op.kind) {
+                case SEND:
+                case CREDIT:
+                    // Buffers must be posted again before their credits go back to the peer.
+                    flushReposts();
+                    int returned = Math.min(creditsToReturn, 65535);
+                    creditsToReturn -= returned;
+                    if (op.kind == ChannelOp.Kind.SEND) {
+                        NativeChannel.send0(handle, slot, TYPE_DATA, returned, nextMessageId++,
+                                op.buffer.registration.address + op.buffer.offset + op.offset, op.length,
+                                op.buffer.registration.lkey);
+                    } else {
+                        NativeChannel.send0(handle, slot, TYPE_CREDIT, returned, nextMessageId++, 0, 0, 0);
+                    }
+                    break;
+                case WRITE:
+                case WRITE_IMM:
+                    NativeChannel.write0(handle, slot, op.buffer.registration.address + op.buffer.offset + op.offset,
+                            op.length, op.buffer.registration.lkey, op.remoteAddress, op.rkey,
+                            op.kind == ChannelOp.Kind.WRITE_IMM, op.immediate);
+                    break;
+                case READ:
+                    NativeChannel.read0(handle, slot, op.buffer.registration.address + op.buffer.offset + op.offset,
+                            op.length, op.buffer.registration.lkey, op.remoteAddress, op.rkey);
+                    break;
+                case COMPARE_AND_SWAP:
+                case FETCH_AND_ADD:
+                    NativeChannel.atomic0(handle, slot, op.kind == ChannelOp.Kind.COMPARE_AND_SWAP,
+                            atomicResults.address() + 8L * slot, atomicResults.lkey(), op.remoteAddress, op.rkey,
+                            op.compareOrAdd, op.swap);
+                    break;
+                default:
+                    throw new IllegalStateException(op.kind.toString());
+            }
+        } catch (RuntimeException e) {
+            ops[slot] = null;
+            freeSlots[freeCount++] = slot;
+            if (op.kind.needsCredit) {
+                credits++;
+            }
+            failOp(op, e);
+        }
+    }
+
+    private void drainQueue() {
+        while (!queue.isEmpty() && state == State.OPEN && canPost(queue.peek())) {
+            post(queue.poll());
+        }
+    }
+
+    // ---- completions and messages (loop thread) ---------------------------------------------------
+
+    void onCompletion(int slot, boolean receive, int status, int opcode) {
+        if (receive) {
+            if (status != WorkCompletion.SUCCESS) {
+                onQueuePairError("RECV", status);
+            }
+            return;
+        }
+        ChannelOp op;
+        boolean finishClose;
+        synchronized (lock) {
+            if (slot < 0 || slot >= depth || ops[slot] == null) {
+                return; // already failed by a close: the completion is late
+            }
+            op = ops[slot];
+            ops[slot] = null;
+            freeSlots[freeCount++] = slot;
+            drainQueue();
+            finishClose = state == State.CLOSING && freeCount == depth;
+        }
+        if (status == WorkCompletion.SUCCESS) {
+            Object result = null;
+            if (op.kind == ChannelOp.Kind.COMPARE_AND_SWAP || op.kind == ChannelOp.Kind.FETCH_AND_ADD) {
+                result = atomicResults.buffer().order(ByteOrder.nativeOrder()).getLong(8 * slot);
+            }
+            if (op.buffer != null) {
+                op.buffer.release();
+            }
+            op.future.complete(result);
+        } else if (status == WorkCompletion.WR_FLUSH_ERR && !isOpen()) {
+            failOp(op, closedException()); // flushed by our own close
+        } else {
+            RdmaOperationException e = new RdmaOperationException(op.kind.verb, status, WorkCompletion.status(status));
+            failOp(op, e);
+            closeWithCause(e);
+            return;
+        }
+        if (finishClose) {
+            finishGracefulClose();
+        }
+    }
+
+    private void onQueuePairError(String verb, int status) {
+        if (status == WorkCompletion.WR_FLUSH_ERR) {
+            return; // the QP is already in error: the cause was reported by the first failure
+        }
+        closeWithCause(new RdmaOperationException(verb, status, WorkCompletion.status(status)));
+    }
+
+    void onMessage(int slot, int length, int returnedCredits, int type, long id) {
+        synchronized (lock) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            credits += returnedCredits;
+            drainQueue();
+            if (type == TYPE_CREDIT) {
+                releaseReceiveLocked(slot, true);
+                return;
+            }
+            if (state == State.CONNECTING || handler == null || !held.isEmpty()) {
+                held.add(new int[] {slot, length, (int) id, (int) (id >>> 32)});
+                return;
+            }
+        }
+        deliver(slot, length, id);
+    }
+
+    void onImmediate(int slot, int immediate) {
+        synchronized (lock) {
+            if (state == State.CLOSED) {
+                return;
+            }
+        }
+        ChannelHandler h = handler;
+        try {
+            if (h != null) {
+                h.onImmediate(this, immediate);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "ChannelHandler.onImmediate threw", e);
+        } finally {
+            releaseReceive(slot);
+        }
+    }
+
+    void onProtocolError(int slot, String detail) {
+        closeWithCause(new ProtocolException("malformed message from " + remote + ": " + detail + "; channel closed"));
+    }
+
+    private void deliver(int slot, int length, long id) {
+        JniMessage message = messages[slot];
+        message.arm(length, id);
+        try {
+            handler.onMessage(this, message);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "ChannelHandler.onMessage threw", e);
+        }
+        message.handlerReturned();
+    }
+
+    private void deliverHeld() {
+        for (;;) {
+            int[] next;
+            synchronized (lock) {
+                if (state != State.OPEN || handler == null || held.isEmpty()) {
+                    return;
+                }
+                next = held.poll();
+            }
+            deliver(next[0], next[1], (next[2] & 0xffffffffL) | ((long) next[3] << 32));
+        }
+    }
+
+    /** A receive buffer is free again (message released): re-post it in this batch and return its credit. */
+    void releaseReceive(int slot) {
+        boolean inLoop = context.inLoopThread();
+        synchronized (lock) {
+            releaseReceiveLocked(slot, inLoop);
+            if (!inLoop) {
+                flushLocked(); // released by the user later: no batch end will come for it
+            }
+        }
+    }
+
+    private void releaseReceiveLocked(int slot, boolean inLoop) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        repostSlots.putInt(4 * repostCount++, slot);
+        creditsToReturn++;
+        if (inLoop && !dirty) { // the batch end flushes it; other threads flush at once
+            dirty = true;
+            context.registry().markDirty(this);
+        }
+    }
+
+    /** End of an event-loop batch: re-post buffers together, send an explicit credit message if needed. */
+    void flushBatch() {
+        synchronized (lock) {
+            dirty = false;
+            flushLocked();
+        }
+    }
+
+    private void flushLocked() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        try {
+            flushReposts();
+            if (creditsToReturn >= creditThreshold && queue.isEmpty() && state == State.OPEN) {
+                ChannelOp credit = new ChannelOp(ChannelOp.Kind.CREDIT, null, 0, 0, 0, 0, 0, 0, 0);
+                if (canPost(credit)) {
+                    post(credit);
+                }
+            }
+        } catch (RuntimeException e) {
+            closeWithCauseLater(e);
+        }
+    }
+
+    private void flushReposts() {
+        if (repostCount > 0) {
+            int count = repostCount;
+            repostCount = 0;
+            NativeChannel.repost0(handle, repostAddress, count);
+        }
+    }
+
+    // ---- closing ----------------------------------------------------------------------------------
+
+    @Override
+    public boolean isOpen() {
+        synchronized (lock) {
+            return state == State.OPEN;
+        }
+    }
+
+    @Override
+    public CompletableFuture<Throwable> closeFuture() {
+        return closed;
+    }
+
+    private RdmaClosedException closedException() {
+        Throwable cause = closeCause;
+        return cause == null ? new RdmaClosedException("channel to " + remote + " is closed")
+                : new RdmaClosedException("channel to " + remote + " is closed: " + cause.getMessage(), cause);
+    }
+
+    @Override
+    public void close() {
+        List<ChannelOp> queued;
+        boolean now;
+        synchronized (lock) {
+            if (state == State.CLOSING || state == State.CLOSED) {
+                return;
+            }
+            if (state == State.CONNECTING) {
+                closeCause = new RdmaClosedException("closed while connecting");
+            }
+            boolean wasConnecting = state == State.CONNECTING;
+            state = State.CLOSING;
+            queued = new ArrayList<>(queue);
+            queue.clear();
+            now = wasConnecting || freeCount == depth;
+        }
+        RdmaClosedException closedError = new RdmaClosedException("channel to " + remote + " was closed before the operation was posted");
+        queued.forEach(op -> failOp(op, closedError));
+        if (now) {
+            finishGracefulClose();
+        }
+    }
+
+    private void finishGracefulClose() {
+        Throwable cause;
+        synchronized (lock) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            cause = closeCause;
+        }
+        closeWithCause(cause);
+    }
+
+    /** Closes now: every pending and queued operation fails with the cause; null cause = local close. */
+    private void closeWithCause(Throwable cause) {
+        List<ChannelOp> failed = new ArrayList<>();
+        synchronized (lock) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            boolean wasConnecting = state == State.CONNECTING;
+            state = State.CLOSED;
+            if (closeCause == null) {
+                closeCause = cause;
+            }
+            for (int slot = 0; slot < depth; slot++) {
+                if (ops[slot] != null) {
+                    failed.add(ops[slot]);
+                    ops[slot] = null;
+                }
+            }
+            failed.addAll(queue);
+            queue.clear();
+            held.clear();
+            if (!wasConnecting || key >= 0) {
+                NativeChannel.disconnect0(handle);
+            }
+        }
+        Throwable reported = closeCause;
+        RdmaClosedException error = closedException();
+        for (ChannelOp op : failed) {
+            failOp(op, reported instanceof RdmaOperationException ? reported : error);
+        }
+        connected.completeExceptionally(reported != null ? reported : error);
+        closed.complete(reported);
+        ChannelHandler h = handler;
+        if (h != null) {
+            try {
+                h.onClose(this, reported);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "ChannelHandler.onClose threw", e);
+            }
+        }
+        markClosed();
+    }
+
+    private void closeWithCauseLater(Throwable cause) {
+        // Called under the lock (e.g. a failed re-post): close outside it on the loop.
+        context.runOnLoop(() -> closeWithCause(cause));
+    }
+
+    @Override
+    void closeFromParent() {
+        closeWithCause(new RdmaClosedException("the context was closed"));
+    }
+
+    private static void failOp(ChannelOp op, Throwable cause) {
+        if (op.buffer != null) {
+            op.buffer.release();
+        }
+        op.future.completeExceptionally(cause);
+    }
+
+    @Override
+    protected String describe() {
+        return "channel to " + remote;
+    }
+
+    @Override
+    protected void free() {
+        context.registry().unregister(this);
+        try {
+            NativeChannel.destroy0(context.handle(), handle);
+        } finally {
+            if (receive != null) {
+                receive.markClosed();
+            }
+            if (atomicResults != null) {
+                atomicResults.close();
+            }
+            context.childFreed(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,199 @@
+// Natives of org.jrdma.impl.NativeChannel: listeners, connection set-up, posting. Glue only:
+// the posting functions are the hot path (one JNI call per operation, primitives only).
+#include "jni/channel_natives.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <cstring>
+#include <string>
+
+#include "core/context.h"
+#include "jni/exceptions.h"
+#include "jni/handles.h"
+
+namespace jrdma::jni {
+
+namespace {
+
+sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
+  const char* chars = env->GetStringUTFChars(ip, nullptr);
+  if (chars == nullptr) throw std::bad_alloc();
+  std::string text(chars);
+  env->ReleaseStringUTFChars(ip, chars);
+  if (port < 0 || port > 65535) throw RdmaError(ErrorKind::kIllegalArgument, "port out of range: " + std::to_string(port));
+  sockaddr_storage storage{};
+  auto* v4 = reinterpret_cast<sockaddr_in*>(&storage);
+  auto* v6 = reinterpret_cast<sockaddr_in6*>(&storage);
+  if (inet_pton(AF_INET, text.c_str(), &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(static_cast<uint16_t>(port));
+  } else if (inet_pton(AF_INET6, text.c_str(), &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(static_cast<uint16_t>(port));
+  } else {
+    throw RdmaError(ErrorKind::kIllegalArgument, "not an IP address: " + text);
+  }
+  return storage;
+}
+
+ChannelOptions channel_options(jint depth, jint eager, jint max_inline, jint timeout, jint retry, jint rnr) {
+  ChannelOptions o;
+  o.depth = static_cast<uint32_t>(depth);
+  o.eager = static_cast<uint32_t>(eager);
+  o.max_inline = static_cast<uint32_t>(max_inline);
+  o.timeout = static_cast<uint8_t>(timeout);
+  o.retry_count = static_cast<uint8_t>(retry);
+  o.rnr_retry = static_cast<uint8_t>(rnr);
+  return o;
+}
+
+jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint port, jint backlog, jint depth, jint eager,
+              jint max_inline, jint timeout, jint retry, jint rnr) {
+  return guarded<jlong>(env, 0, [&] {
+    sockaddr_storage address = parse_address(env, ip, port);
+    Listener* listener = from_handle<Context>(context)->listen(reinterpret_cast<sockaddr*>(&address),
+                                                               channel_options(depth, eager, max_inline, timeout, retry, rnr),
+                                                               backlog);
+    return to_handle(listener);
+  });
+}
+
+jint listenerPort0(JNIEnv*, jclass, jlong listener) {
+  return ntohs(rdma_get_src_port(from_handle<Listener>(listener)->id));
+}
+
+void closeListener0(JNIEnv* env, jclass, jlong context, jlong listener) {
+  guarded<int>(env, 0, [&] {
+    from_handle<Listener>(listener)->closing = true;
+    from_handle<Context>(context)->close_listener(from_handle<Listener>(listener));
+    return 0;
+  });
+}
+
+jlong connect0(JNIEnv* env, jclass, jlong context, jstring ip, jint port, jstring local_ip, jint timeout_ms, jint depth,
+               jint eager, jint max_inline, jint timeout, jint retry, jint rnr) {
+  return guarded<jlong>(env, 0, [&] {
+    sockaddr_storage remote = parse_address(env, ip, port);
+    sockaddr_storage local{};
+    if (local_ip != nullptr) local = parse_address(env, local_ip, 0);
+    Channel* channel = from_handle<Context>(context)->connect(remote, local_ip != nullptr ? &local : nullptr, timeout_ms,
+                                                              channel_options(depth, eager, max_inline, timeout, retry, rnr));
+    return to_handle(channel);
+  });
+}
+
+void accept0(JNIEnv* env, jclass, jlong context, jlong channel, jlong address, jint lkey) {
+  guarded<int>(env, 0, [&] {
+    from_handle<Context>(context)->accept(from_handle<Channel>(channel), static_cast<uint64_t>(address),
+                                          static_cast<uint32_t>(lkey));
+    return 0;
+  });
+}
+
+void continueConnect0(JNIEnv* env, jclass, jlong context, jlong channel, jlong address, jint lkey) {
+  guarded<int>(env, 0, [&] {
+    from_handle<Context>(context)->continue_connect(from_handle<Channel>(channel), static_cast<uint64_t>(address),
+                                                    static_cast<uint32_t>(lkey));
+    return 0;
+  });
+}
+
+void reject0(JNIEnv* env, jclass, jlong context, jlong channel, jint reason) {
+  guarded<int>(env, 0, [&] {
+    from_handle<Context>(context)->reject(from_handle<Channel>(channel), static_cast<wire::RejectReason>(reason), 0);
+    return 0;
+  });
+}
+
+void disconnect0(JNIEnv*, jclass, jlong channel) { from_handle<Channel>(channel)->disconnect(); }
+
+void destroy0(JNIEnv* env, jclass, jlong context, jlong channel) {
+  guarded<int>(env, 0, [&] {
+    from_handle<Context>(context)->destroy_channel(from_handle<Channel>(channel));
+    return 0;
+  });
+}
+
+void send0(JNIEnv* env, jclass, jlong channel, jint slot, jint type, jint credits, jlong message_id, jlong address,
+           jint length, jint lkey) {
+  guarded<int>(env, 0, [&] {
+    from_handle<Channel>(channel)->post_send(static_cast<uint32_t>(slot), static_cast<wire::MessageType>(type),
+                                             static_cast<uint16_t>(credits), static_cast<uint64_t>(message_id),
+                                             static_cast<uint64_t>(address), static_cast<uint32_t>(length),
+                                             static_cast<uint32_t>(lkey));
+    return 0;
+  });
+}
+
+void write0(JNIEnv* env, jclass, jlong channel, jint slot, jlong address, jint length, jint lkey, jlong remote_address,
+            jint rkey, jboolean with_immediate, jint immediate) {
+  guarded<int>(env, 0, [&] {
+    from_handle<Channel>(channel)->post_write(static_cast<uint32_t>(slot), static_cast<uint64_t>(address),
+                                              static_cast<uint32_t>(length), static_cast<uint32_t>(lkey),
+                                              static_cast<uint64_t>(remote_address), static_cast<uint32_t>(rkey),
+                                              with_immediate == JNI_TRUE, static_cast<uint32_t>(immediate));
+    return 0;
+  });
+}
+
+void read0(JNIEnv* env, jclass, jlong channel, jint slot, jlong address, jint length, jint lkey, jlong remote_address,
+           jint rkey) {
+  guarded<int>(env, 0, [&] {
+    from_handle<Channel>(channel)->post_read(static_cast<uint32_t>(slot), static_cast<uint64_t>(address),
+                                             static_cast<uint32_t>(length), static_cast<uint32_t>(lkey),
+                                             static_cast<uint64_t>(remote_address), static_cast<uint32_t>(rkey));
+    return 0;
+  });
+}
+
+void atomic0(JNIEnv* env, jclass, jlong channel, jint slot, jboolean compare_and_swap, jlong address, jint lkey,
+             jlong remote_address, jint rkey, jlong compare_or_add, jlong swap) {
+  guarded<int>(env, 0, [&] {
+    from_handle<Channel>(channel)->post_atomic(static_cast<uint32_t>(slot), compare_and_swap == JNI_TRUE,
+                                               static_cast<uint64_t>(address), static_cast<uint32_t>(lkey),
+                                               static_cast<uint64_t>(remote_address), static_cast<uint32_t>(rkey),
+                                               static_cast<uint64_t>(compare_or_add), static_cast<uint64_t>(swap));
+    return 0;
+  });
+}
+
+void repost0(JNIEnv* env, jclass, jlong channel, jlong slots_address, jint count) {
+  guarded<int>(env, 0, [&] {
+    from_handle<Channel>(channel)->repost_receives(reinterpret_cast<const int32_t*>(static_cast<uintptr_t>(slots_address)),
+                                                   count);
+    return 0;
+  });
+}
+
+#define JRDMA_NATIVE(name, signature) \
+  { const_cast<char*>(#name), const_cast<char*>(signature), reinterpret_cast<void*>(name) }
+
+const JNINativeMethod kChannelMethods[] = {
+    JRDMA_NATIVE(listen0, "(JLjava/lang/String;IIIIIIII)J"),
+    JRDMA_NATIVE(listenerPort0, "(J)I"),
+    JRDMA_NATIVE(closeListener0, "(JJ)V"),
+    JRDMA_NATIVE(connect0, "(JLjava/lang/String;ILjava/lang/String;IIIIIII)J"),
+    JRDMA_NATIVE(accept0, "(JJJI)V"),
+    JRDMA_NATIVE(continueConnect0, "(JJJI)V"),
+    JRDMA_NATIVE(reject0, "(JJI)V"),
+    JRDMA_NATIVE(disconnect0, "(J)V"),
+    JRDMA_NATIVE(destroy0, "(JJ)V"),
+    JRDMA_NATIVE(send0, "(JIIIJJII)V"),
+    JRDMA_NATIVE(write0, "(JIJIIJIZI)V"),
+    JRDMA_NATIVE(read0, "(JIJIIJI)V"),
+    JRDMA_NATIVE(atomic0, "(JIZJIJIJJ)V"),
+    JRDMA_NATIVE(repost0, "(JJI)V"),
+};
+
+}  // namespace
+
+bool register_channel_natives(JNIEnv* env) {
+  jclass clazz = env->FindClass("org/jrdma/impl/NativeChannel");
+  if (clazz == nullptr) return false;
+  bool ok = env->RegisterNatives(clazz, kChannelMethods, sizeof kChannelMethods / sizeof kChannelMethods[0]) == 0;
+  env->DeleteLocalRef(clazz);
+  return ok;
+}
+
+}  // namespace jrdma::jni

@@ -1,0 +1,70 @@
+#include "wire/handshake.h"
+
+#include "wire/byte_order.h"
+
+namespace jrdma::wire {
+
+const char* reject_reason_text(RejectReason reason) noexcept {
+  switch (reason) {
+    case RejectReason::kNone: return "none";
+    case RejectReason::kMalformed: return "malformed handshake";
+    case RejectReason::kVersionMismatch: return "protocol version mismatch";
+    case RejectReason::kEagerMismatch: return "eager buffer size mismatch";
+    case RejectReason::kBadCredits: return "receive credits out of range";
+    case RejectReason::kWrongDevice: return "connection arrived on another device";
+    case RejectReason::kServerClosing: return "server is closing";
+    case RejectReason::kResources: return "server could not allocate the channel";
+  }
+  return "unknown reason";
+}
+
+void encode_handshake(const Handshake& h, uint8_t* out) noexcept {
+  store_le32(out, kMagic);
+  store_le16(out + 4, h.version);
+  store_le16(out + 6, h.flags);
+  store_le32(out + 8, h.credits);
+  store_le32(out + 12, h.eager);
+  store_le32(out + 16, h.max_message);
+}
+
+RejectReason decode_handshake(const void* data, std::size_t length, Handshake* out) noexcept {
+  // rdma_cm pads private data with zeros up to the transport's size: accept longer, never shorter.
+  if (data == nullptr || length < kHandshakeSize) return RejectReason::kMalformed;
+  const auto* p = static_cast<const uint8_t*>(data);
+  if (load_le32(p) != kMagic) return RejectReason::kMalformed;
+  Handshake h;
+  h.version = load_le16(p + 4);
+  h.flags = load_le16(p + 6);
+  h.credits = load_le32(p + 8);
+  h.eager = load_le32(p + 12);
+  h.max_message = load_le32(p + 16);
+  if (h.version != kProtocolVersion) {
+    *out = h;
+    return RejectReason::kVersionMismatch;
+  }
+  if (h.flags != 0) return RejectReason::kMalformed;
+  if (h.credits == 0 || h.credits > kMaxCredits) return RejectReason::kBadCredits;
+  if (h.eager < kMinEager || h.eager > kMaxEager || h.max_message > h.eager) return RejectReason::kEagerMismatch;
+  *out = h;
+  return RejectReason::kNone;
+}
+
+void encode_reject(RejectReason reason, uint32_t detail, uint8_t* out) noexcept {
+  store_le32(out, kMagic);
+  store_le16(out + 4, kProtocolVersion);
+  store_le16(out + 6, static_cast<uint16_t>(reason));
+  store_le32(out + 8, detail);
+}
+
+bool decode_reject(const void* data, std::size_t length, RejectReason* reason, uint32_t* detail) noexcept {
+  if (data == nullptr || length < kRejectSize) return false;
+  const auto* p = static_cast<const uint8_t*>(data);
+  if (load_le32(p) != kMagic) return false;
+  uint16_t code = load_le16(p + 6);
+  if (code < 1 || code > static_cast<uint16_t>(RejectReason::kResources)) return false;
+  *reason = static_cast<RejectReason>(code);
+  *detail = load_le32(p + 8);
+  return true;
+}
+
+}  // namespace jrdma::wire

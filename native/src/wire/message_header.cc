@@ -1,0 +1,53 @@
+#include "wire/message_header.h"
+
+#include <cstring>
+
+#include "wire/byte_order.h"
+
+namespace jrdma::wire {
+
+void encode_header(const MessageHeader& header, uint8_t* out) noexcept {
+  out[0] = static_cast<uint8_t>(header.type);
+  out[1] = header.flags;
+  store_le16(out + 2, header.credits);
+  store_le32(out + 4, header.length);
+  store_le64(out + 8, header.id);
+}
+
+const char* decode_status_text(DecodeStatus status) noexcept {
+  switch (status) {
+    case DecodeStatus::kOk: return "ok";
+    case DecodeStatus::kTooShort: return "message shorter than its header";
+    case DecodeStatus::kUnknownType: return "unknown message type";
+    case DecodeStatus::kReservedFlags: return "reserved flag bits set";
+    case DecodeStatus::kLengthMismatch: return "length field does not match the bytes received";
+    case DecodeStatus::kTooLong: return "length field beyond the receive buffer";
+    case DecodeStatus::kCreditsTooMany: return "more credits returned than were taken";
+    case DecodeStatus::kCreditWithPayload: return "credit message with a payload";
+  }
+  return "unknown";
+}
+
+DecodeStatus decode_header(const uint8_t* data, std::size_t received, std::size_t capacity, uint32_t max_credits,
+                           MessageHeader* out) noexcept {
+  if (received < kHeaderSize || capacity < kHeaderSize) return DecodeStatus::kTooShort;
+  MessageHeader h;
+  uint8_t type = data[0];
+  if (type != static_cast<uint8_t>(MessageType::kData) && type != static_cast<uint8_t>(MessageType::kCredit)) {
+    return DecodeStatus::kUnknownType;
+  }
+  h.type = static_cast<MessageType>(type);
+  h.flags = data[1];
+  if (h.flags != 0) return DecodeStatus::kReservedFlags;
+  h.credits = load_le16(data + 2);
+  h.length = load_le32(data + 4);
+  h.id = load_le64(data + 8);
+  if (h.length > capacity - kHeaderSize) return DecodeStatus::kTooLong;
+  if (h.length != received - kHeaderSize) return DecodeStatus::kLengthMismatch;
+  if (h.credits > max_credits) return DecodeStatus::kCreditsTooMany;
+  if (h.type == MessageType::kCredit && h.length != 0) return DecodeStatus::kCreditWithPayload;
+  *out = h;
+  return DecodeStatus::kOk;
+}
+
+}  // namespace jrdma::wire

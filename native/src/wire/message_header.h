@@ -1,0 +1,52 @@
+// The fixed header in front of every two-sided message (docs/protocol.md, byte by byte).
+// Little-endian on the wire.
+//   offset 0  u8   type     (MessageType)
+//   offset 1  u8   flags    (0; reserved, must be 0)
+//   offset 2  u16  credits  receive credits returned to the peer
+//   offset 4  u32  length   payload bytes after the header
+//   offset 8  u64  id       sender's message sequence number
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace jrdma::wire {
+
+constexpr std::size_t kHeaderSize = 16;
+
+enum class MessageType : uint8_t {
+  kData = 1,    // payload for the peer's handler
+  kCredit = 2,  // returns credits only; no payload
+};
+
+struct MessageHeader {
+  MessageType type = MessageType::kData;
+  uint8_t flags = 0;
+  uint16_t credits = 0;
+  uint32_t length = 0;
+  uint64_t id = 0;
+};
+
+// Writes the header into out[0, kHeaderSize).
+void encode_header(const MessageHeader& header, uint8_t* out) noexcept;
+
+enum class DecodeStatus {
+  kOk,
+  kTooShort,        // fewer bytes than a header
+  kUnknownType,
+  kReservedFlags,
+  kLengthMismatch,  // length field != received bytes - header
+  kTooLong,         // length field > the receive buffer's payload capacity
+  kCreditsTooMany,  // more credits returned than the peer can have taken
+  kCreditWithPayload,
+};
+
+const char* decode_status_text(DecodeStatus status) noexcept;
+
+// Decodes and validates a received message of `received` bytes in a buffer of `capacity` bytes.
+// `max_credits` bounds the credits field (the sender's receive queue depth).
+DecodeStatus decode_header(const uint8_t* data, std::size_t received, std::size_t capacity, uint32_t max_credits,
+                           MessageHeader* out) noexcept;
+
+}  // namespace jrdma::wire
