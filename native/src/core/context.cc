@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "core/async_event.h"
@@ -231,12 +233,12 @@ Listener* Context::listen(const sockaddr* address, const ChannelOptions& options
   return listener.release();
 }
 
-Channel* Context::connect(const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms,
-                          const ChannelOptions& options) {
-  auto channel = std::make_unique<Channel>(*this, options, false);
+Channel* Context::create_channel(const ChannelOptions& options) { return new Channel(*this, options, false); }
+
+void Context::connect(Channel* channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms) {
   Command command{};
   command.kind = Command::kConnect;
-  command.channel = channel.get();
+  command.channel = channel;
   command.remote = remote;
   if (local != nullptr) {
     command.local = *local;
@@ -248,7 +250,6 @@ Channel* Context::connect(const sockaddr_storage& remote, const sockaddr_storage
     commands_.push_back(command);
   }
   wake();
-  return channel.release();
 }
 
 void Context::destroy_channel(Channel* channel) {
@@ -407,6 +408,12 @@ void Context::handle_connect_request(rdma_cm_event* event, EventRecord* out, int
 }
 
 void Context::handle_cm_event(rdma_cm_event* event, EventRecord* out, int& n, std::vector<rdma_cm_id*>& to_destroy) {
+  // JRDMA_TRACE_CM=1 prints every connection-manager event (diagnostics; docs/testing.md).
+  static const bool trace = std::getenv("JRDMA_TRACE_CM") != nullptr;
+  if (trace) {
+    std::fprintf(stderr, "jrdma cm: %s status %d id %p context %p\n", rdma_event_str(event->event), event->status,
+                 static_cast<void*>(event->id), event->id->context);
+  }
   if (event->event == RDMA_CM_EVENT_CONNECT_REQUEST) return handle_connect_request(event, out, n, to_destroy);
   auto* channel = static_cast<Channel*>(event->id->context);
   if (channel == nullptr || event->listen_id != nullptr) return;

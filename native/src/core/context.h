@@ -69,9 +69,11 @@ class Context {
   // --- connections -----------------------------------------------------------------------------
   // Binds and listens now (any thread); throws on failure (address in use, no such address).
   Listener* listen(const sockaddr* address, const ChannelOptions& options, int backlog);
-  // Creates a channel and queues the connection attempt for the loop; results arrive as records.
-  Channel* connect(const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms,
-                   const ChannelOptions& options);
+  // Creates an active channel; nothing happens on the wire until connect() queues it, so the
+  // caller can register the channel before the first record about it can arrive.
+  Channel* create_channel(const ChannelOptions& options);
+  // Queues the connection attempt for the loop; results arrive as records.
+  void connect(Channel* channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms);
   // Loop thread, after kChannelReady: receive memory is registered; post receives, accept or connect.
   void accept(Channel* channel, uint64_t receive_address, uint32_t lkey);
   void continue_connect(Channel* channel, uint64_t receive_address, uint32_t lkey);

@@ -71,17 +71,27 @@ void closeListener0(JNIEnv* env, jclass, jlong context, jlong listener) {
   });
 }
 
-jlong connect0(JNIEnv* env, jclass, jlong context, jstring ip, jint port, jstring local_ip, jint timeout_ms, jint depth,
-               jint eager, jint max_inline, jint timeout, jint retry, jint rnr) {
+jlong createChannel0(JNIEnv* env, jclass, jlong context, jint depth, jint eager, jint max_inline, jint timeout, jint retry,
+                     jint rnr) {
   return guarded<jlong>(env, 0, [&] {
+    return to_handle(
+        from_handle<Context>(context)->create_channel(channel_options(depth, eager, max_inline, timeout, retry, rnr)));
+  });
+}
+
+void connect0(JNIEnv* env, jclass, jlong context, jlong channel, jstring ip, jint port, jstring local_ip, jint timeout_ms) {
+  guarded<int>(env, 0, [&] {
     sockaddr_storage remote = parse_address(env, ip, port);
     sockaddr_storage local{};
     if (local_ip != nullptr) local = parse_address(env, local_ip, 0);
-    Channel* channel = from_handle<Context>(context)->connect(remote, local_ip != nullptr ? &local : nullptr, timeout_ms,
-                                                              channel_options(depth, eager, max_inline, timeout, retry, rnr));
-    return to_handle(channel);
+    from_handle<Context>(context)->connect(from_handle<Channel>(channel), remote, local_ip != nullptr ? &local : nullptr,
+                                           timeout_ms);
+    return 0;
   });
 }
+
+// A channel created but never connected (the address was invalid): nothing else knows it.
+void discard0(JNIEnv*, jclass, jlong channel) { delete from_handle<Channel>(channel); }
 
 void accept0(JNIEnv* env, jclass, jlong context, jlong channel, jlong address, jint lkey) {
   guarded<int>(env, 0, [&] {
@@ -173,7 +183,9 @@ const JNINativeMethod kChannelMethods[] = {
     JRDMA_NATIVE(listen0, "(JLjava/lang/String;IIIIIIII)J"),
     JRDMA_NATIVE(listenerPort0, "(J)I"),
     JRDMA_NATIVE(closeListener0, "(JJ)V"),
-    JRDMA_NATIVE(connect0, "(JLjava/lang/String;ILjava/lang/String;IIIIIII)J"),
+    JRDMA_NATIVE(createChannel0, "(JIIIIII)J"),
+    JRDMA_NATIVE(connect0, "(JJLjava/lang/String;ILjava/lang/String;I)V"),
+    JRDMA_NATIVE(discard0, "(J)V"),
     JRDMA_NATIVE(accept0, "(JJJI)V"),
     JRDMA_NATIVE(continueConnect0, "(JJJI)V"),
     JRDMA_NATIVE(reject0, "(JJI)V"),

@@ -215,11 +215,19 @@ final class JniContext extends NativeResource implements RdmaContext {
         ensureUsable();
         acquire();
         try {
-            long channelHandle = NativeChannel.connect0(handle, remote.getAddress().getHostAddress(), remote.getPort(),
-                    local == null ? null : local.getHostAddress(), config.connectTimeoutMillis(), config.queueDepth(),
-                    config.eagerSize(), 64, config.timeout(), config.retryCount(), config.rnrRetry());
+            long channelHandle = NativeChannel.createChannel0(handle, config.queueDepth(), config.eagerSize(), 64,
+                    config.timeout(), config.retryCount(), config.rnrRetry());
             JniChannel channel = new JniChannel(this, channelHandle, false, remote, config, handler);
+            // Known to the registry before the loop can report anything about it.
             registry.add(channel);
+            try {
+                NativeChannel.connect0(handle, channelHandle, remote.getAddress().getHostAddress(), remote.getPort(),
+                        local == null ? null : local.getHostAddress(), config.connectTimeoutMillis());
+            } catch (RuntimeException e) {
+                registry.unregister(channel);
+                NativeChannel.discard0(channelHandle);
+                throw e;
+            }
             track(channel);
             return channel.connectedFuture().orTimeout(config.connectTimeoutMillis() * 3L, java.util.concurrent.TimeUnit.MILLISECONDS)
                     .exceptionallyCompose(e -> {

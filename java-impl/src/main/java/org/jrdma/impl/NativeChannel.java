@@ -12,8 +12,14 @@ final class NativeChannel {
 
     static native void closeListener0(long context, long listener);
 
-    static native long connect0(long context, String ip, int port, String localIp, int timeoutMillis, int depth, int eager,
-                                int maxInline, int timeout, int retry, int rnrRetry);
+    /** An active channel that does nothing until {@link #connect0}: register it first. */
+    static native long createChannel0(long context, int depth, int eager, int maxInline, int timeout, int retry, int rnrRetry);
+
+    /** Queues the connection attempt; its progress arrives as event records. */
+    static native void connect0(long context, long channel, String ip, int port, String localIp, int timeoutMillis);
+
+    /** Frees a channel that was created but never connected. */
+    static native void discard0(long channel);
 
     static native void accept0(long context, long channel, long receiveAddress, int lkey);
 
