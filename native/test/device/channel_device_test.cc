@@ -1,0 +1,205 @@
+// The native engine against a hand-made peer speaking raw rdma_cm/verbs (inside the test-rxe VM):
+// a wrong protocol version is rejected with a reason both sides can decode, and a malformed
+// message is reported as a protocol error instead of being trusted.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <rdma/rdma_cma.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include "core/context.h"
+#include "wire/handshake.h"
+
+namespace {
+
+constexpr const char* kServerIp = "10.77.0.1";
+
+sockaddr_in address(const char* ip, int port) {
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  inet_pton(AF_INET, ip, &a.sin_addr);
+  return a;
+}
+
+// A minimal rdma_cm client with its own PD, CQ and QP.
+struct RawClient {
+  rdma_event_channel* events = rdma_create_event_channel();
+  rdma_cm_id* id = nullptr;
+  ibv_pd* pd = nullptr;
+  ibv_cq* cq = nullptr;
+  rdma_cm_event_type last = RDMA_CM_EVENT_ADDR_ERROR;
+  std::vector<uint8_t> last_private_data;
+
+  bool next(rdma_cm_event_type expected) {
+    rdma_cm_event* event = nullptr;
+    if (rdma_get_cm_event(events, &event) != 0) return false;
+    last = event->event;
+    last_private_data.assign(static_cast<const uint8_t*>(event->param.conn.private_data),
+                             static_cast<const uint8_t*>(event->param.conn.private_data) +
+                                 (event->param.conn.private_data ? event->param.conn.private_data_len : 0));
+    rdma_ack_cm_event(event);
+    return last == expected;
+  }
+
+  bool connect(int port, const jrdma::wire::Handshake& handshake) {
+    if (rdma_create_id(events, &id, nullptr, RDMA_PS_TCP) != 0) return false;
+    sockaddr_in server = address(kServerIp, port);
+    if (rdma_resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&server), 2000) != 0) return false;
+    if (!next(RDMA_CM_EVENT_ADDR_RESOLVED)) return false;
+    if (rdma_resolve_route(id, 2000) != 0 || !next(RDMA_CM_EVENT_ROUTE_RESOLVED)) return false;
+    pd = ibv_alloc_pd(id->verbs);
+    cq = ibv_create_cq(id->verbs, 16, nullptr, nullptr, 0);
+    ibv_qp_init_attr attr{};
+    attr.send_cq = cq;
+    attr.recv_cq = cq;
+    attr.qp_type = IBV_QPT_RC;
+    attr.cap.max_send_wr = 8;
+    attr.cap.max_recv_wr = 8;
+    attr.cap.max_send_sge = 1;
+    attr.cap.max_recv_sge = 1;
+    if (rdma_create_qp(id, pd, &attr) != 0) return false;
+    uint8_t data[jrdma::wire::kHandshakeSize];
+    jrdma::wire::encode_handshake(handshake, data);
+    rdma_conn_param param{};
+    param.private_data = data;
+    param.private_data_len = sizeof data;
+    param.retry_count = 6;
+    param.rnr_retry_count = 6;
+    if (rdma_connect(id, &param) != 0) return false;
+    return next(RDMA_CM_EVENT_ESTABLISHED);
+  }
+
+  ~RawClient() {
+    if (id != nullptr) {
+      rdma_disconnect(id);
+      if (id->qp != nullptr) rdma_destroy_qp(id);
+      rdma_destroy_id(id);
+    }
+    if (cq != nullptr) ibv_destroy_cq(cq);
+    if (pd != nullptr) ibv_dealloc_pd(pd);
+    rdma_destroy_event_channel(events);
+  }
+};
+
+jrdma::wire::Handshake valid_handshake() {
+  jrdma::wire::Handshake h;
+  h.credits = 16;
+  h.eager = 4096;
+  h.max_message = 4096 - 16;
+  return h;
+}
+
+// Runs the server's loop until `done` says so or 20 s pass; calls `on` for every record.
+void run_loop(jrdma::Context& server, const std::function<bool(const jrdma::EventRecord&)>& on) {
+  jrdma::EventRecord records[64];
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    int n = server.wait_events(records, 64, 100, false);
+    for (int i = 0; i < n; ++i) {
+      if (on(records[i])) return;
+    }
+  }
+  FAIL() << "the expected event did not arrive within 20 s";
+}
+
+jrdma::ContextOptions rxe0() {
+  jrdma::ContextOptions options;
+  options.device_name = "rxe0";
+  return options;
+}
+
+}  // namespace
+
+TEST(ChannelDevice, WrongProtocolVersionIsRejectedWithAReasonBothSidesDecode) {
+  jrdma::Context server(rxe0());
+  jrdma::ChannelOptions options;
+  options.eager = 4096;
+  sockaddr_in bind = address(kServerIp, 21001);
+  jrdma::Listener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
+
+  std::atomic<bool> client_done{false};
+  RawClient client;
+  jrdma::wire::Handshake future = valid_handshake();
+  future.version = 2;
+  std::thread peer([&] {
+    client.connect(21001, future);
+    client_done = true;
+  });
+  bool server_saw = false;
+  run_loop(server, [&](const jrdma::EventRecord& r) {
+    if (r.kind == static_cast<int32_t>(jrdma::EventKind::kIncomingRejected)) {
+      EXPECT_EQ(static_cast<int32_t>(jrdma::wire::RejectReason::kVersionMismatch), r.a);
+      EXPECT_EQ(2, r.b) << "the server reports the client's version";
+      server_saw = true;
+    }
+    return server_saw && client_done;
+  });
+  peer.join();
+  EXPECT_EQ(RDMA_CM_EVENT_REJECTED, client.last);
+  jrdma::wire::RejectReason reason;
+  uint32_t detail = 0;
+  ASSERT_TRUE(jrdma::wire::decode_reject(client.last_private_data.data(), client.last_private_data.size(), &reason, &detail));
+  EXPECT_EQ(jrdma::wire::RejectReason::kVersionMismatch, reason);
+  EXPECT_EQ(jrdma::wire::kProtocolVersion, detail) << "the client learns the server's version";
+  server.close_listener(listener);
+  jrdma::EventRecord records[8];
+  server.wait_events(records, 8, 0, false);  // runs the queued close
+}
+
+TEST(ChannelDevice, MalformedMessageIsAProtocolErrorNotTrusted) {
+  jrdma::Context server(rxe0());
+  jrdma::ChannelOptions options;
+  options.eager = 4096;
+  options.depth = 16;
+  sockaddr_in bind = address(kServerIp, 21002);
+  jrdma::Listener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
+  std::vector<uint8_t> receive(16 * 4096);
+  auto receive_mr = server.register_memory(receive.data(), receive.size(), IBV_ACCESS_LOCAL_WRITE);
+
+  RawClient client;
+  std::atomic<bool> connected{false};
+  std::thread peer([&] { connected = client.connect(21002, valid_handshake()); });
+  jrdma::Channel* channel = nullptr;
+  run_loop(server, [&](const jrdma::EventRecord& r) {
+    if (r.kind == static_cast<int32_t>(jrdma::EventKind::kChannelReady)) {
+      channel = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.d));
+      server.accept(channel, reinterpret_cast<uintptr_t>(receive.data()), receive_mr->lkey());
+    }
+    return r.kind == static_cast<int32_t>(jrdma::EventKind::kEstablished);
+  });
+  peer.join();
+  ASSERT_TRUE(connected.load());
+  ASSERT_NE(nullptr, channel);
+
+  // 16 bytes that claim a 1 MiB payload: the length field must not be trusted.
+  uint8_t garbage[16] = {1, 0, 0, 0, 0, 0, 0x10, 0};
+  ibv_mr* mr = ibv_reg_mr(client.pd, garbage, sizeof garbage, IBV_ACCESS_LOCAL_WRITE);
+  ASSERT_NE(nullptr, mr);
+  ibv_sge sge{reinterpret_cast<uintptr_t>(garbage), sizeof garbage, mr->lkey};
+  ibv_send_wr wr{};
+  wr.sg_list = &sge;
+  wr.num_sge = 1;
+  wr.opcode = IBV_WR_SEND;
+  wr.send_flags = IBV_SEND_SIGNALED;
+  ibv_send_wr* bad = nullptr;
+  ASSERT_EQ(0, ibv_post_send(client.id->qp, &wr, &bad));
+  run_loop(server, [&](const jrdma::EventRecord& r) {
+    if (r.kind != static_cast<int32_t>(jrdma::EventKind::kProtocolError)) return false;
+    EXPECT_EQ(static_cast<int32_t>(jrdma::wire::DecodeStatus::kTooLong), r.b);
+    return true;
+  });
+  server.destroy_channel(channel);
+  server.close_listener(listener);
+  jrdma::EventRecord records[8];
+  server.wait_events(records, 8, 0, false);  // runs the queued destroy and close
+  ibv_wc wc;
+  for (int i = 0; i < 100 && ibv_poll_cq(client.cq, 1, &wc) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ibv_dereg_mr(mr);
+  receive_mr.reset();
+}
