@@ -7,7 +7,7 @@ public final class Main {
     private Main() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         String command = args.length == 0 ? "devices" : args[0];
         String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
         int status;
@@ -15,9 +15,12 @@ public final class Main {
             case "devices":
                 status = DevicesCommand.run(rest, System.out);
                 break;
+            case "pingpong":
+                status = PingPongCommand.run(rest, System.out);
+                break;
             case "-h":
             case "--help":
-                System.out.println("usage: java -jar jrdma-bench.jar [devices]");
+                System.out.println("usage: java -jar jrdma-bench.jar [devices | pingpong [server-ip] [client-ip]]");
                 status = 0;
                 break;
             default:

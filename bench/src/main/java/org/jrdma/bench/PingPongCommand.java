@@ -1,0 +1,79 @@
+package org.jrdma.bench;
+
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.Rdma;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
+import org.jrdma.RdmaMessage;
+import org.jrdma.RegisteredBuffer;
+
+/**
+ * A newcomer's example: a server and a client in one process exchange messages over RDMA and the
+ * round trips are timed. Usage: {@code pingpong [server-ip] [client-ip]} (defaults: the address of
+ * the device's RoCE v2 GID for both, i.e. loopback through the device).
+ */
+final class PingPongCommand {
+    private PingPongCommand() {
+    }
+
+    static int run(String[] args, PrintStream out) throws Exception {
+        RdmaConfig config = RdmaConfig.fromEnvironment();
+        try (RdmaContext ctx = Rdma.open(config)) {
+            InetAddress serverIp = args.length > 0 ? InetAddress.getByName(args[0]) : gidAddress(ctx);
+            InetAddress clientIp = args.length > 1 ? InetAddress.getByName(args[1]) : serverIp;
+            InetSocketAddress address = new InetSocketAddress(serverIp, 0);
+
+            // Server: echo every message back from a buffer of its own.
+            RegisteredBuffer reply = ctx.allocate(4096);
+            var server = ctx.listen(address, (channel, message) -> {
+                reply.buffer().put(message.payload());
+                channel.send(reply, 0, message.length());
+            });
+
+            // Client: hand each echo to the main thread.
+            SynchronousQueue<Integer> echoes = new SynchronousQueue<>();
+            RdmaChannel channel = ctx.connect(server.localAddress(), clientIp, (ch, RdmaMessage m) -> {
+                try {
+                    echoes.put(m.length());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }).get(30, TimeUnit.SECONDS);
+
+            RegisteredBuffer request = ctx.allocate(4096);
+            int size = 64;
+            int rounds = 2000;
+            out.printf("pingpong on %s port %d (gid %d, mtu %d): %d round trips of %d bytes%n", ctx.device().name(),
+                    ctx.port().number(), ctx.gidIndex(), ctx.mtu(), rounds, size);
+            for (int pass = 0; pass < 2; pass++) { // the first pass warms the JIT up
+                long start = System.nanoTime();
+                for (int i = 0; i < rounds; i++) {
+                    request.buffer().putInt(0, i);
+                    channel.send(request, 0, size);
+                    if (echoes.poll(10, TimeUnit.SECONDS) == null) {
+                        throw new IllegalStateException("no echo within 10 s");
+                    }
+                }
+                long micros = (System.nanoTime() - start) / 1000;
+                if (pass == 1) {
+                    out.printf("average round trip %.1f us (%d us for %d)%n", (double) micros / rounds, micros, rounds);
+                }
+            }
+            channel.close();
+            server.close();
+        }
+        return 0;
+    }
+
+    /** The IP of the selected port's GID (RoCE); needed to reach the device over rdma_cm. */
+    static InetAddress gidAddress(RdmaContext ctx) {
+        return ctx.port().gids().stream().filter(g -> g.index() == ctx.gidIndex()).findFirst()
+                .flatMap(g -> g.ip())
+                .orElseThrow(() -> new IllegalStateException("the selected GID has no IP address: pass the server IP"));
+    }
+}
