@@ -37,7 +37,7 @@ final class PingPongCommand {
 
             // Client: hand each echo to the main thread.
             SynchronousQueue<Integer> echoes = new SynchronousQueue<>();
-            RdmaChannel channel = ctx.connect(server.localAddress(), clientIp, (ch, RdmaMessage m) -> {
+            RdmaChannel channel = ctx.connect(server.localAddress(), clientIp, (RdmaChannel ch, RdmaMessage m) -> {
                 try {
                     echoes.put(m.length());
                 } catch (InterruptedException e) {
