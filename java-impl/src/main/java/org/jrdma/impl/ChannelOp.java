@@ -2,8 +2,11 @@ package org.jrdma.impl;
 
 import java.util.concurrent.CompletableFuture;
 
-/** One posted or queued operation of a channel: what to post, what it holds, and its future. */
-final class ChannelOp {
+/**
+ * One posted or queued operation of a channel: what to post and what it holds. It is itself the
+ * future handed to the caller, so an operation costs one allocation.
+ */
+final class ChannelOp extends CompletableFuture<Object> {
     enum Kind {
         SEND("SEND", true), CREDIT("SEND(credit)", true), WRITE("RDMA_WRITE", false),
         WRITE_IMM("RDMA_WRITE_WITH_IMM", true), READ("RDMA_READ", false),
@@ -28,7 +31,6 @@ final class ChannelOp {
     final int immediate;
     final long compareOrAdd;
     final long swap;
-    final CompletableFuture<Object> future;
 
     ChannelOp(Kind kind, BufferBase buffer, int offset, int length, long remoteAddress, int rkey, int immediate,
               long compareOrAdd, long swap) {
@@ -41,6 +43,5 @@ final class ChannelOp {
         this.immediate = immediate;
         this.compareOrAdd = compareOrAdd;
         this.swap = swap;
-        this.future = new CompletableFuture<>();
     }
 }

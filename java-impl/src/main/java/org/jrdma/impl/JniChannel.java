@@ -215,7 +215,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             throw new IllegalArgumentException("message of " + length + " bytes exceeds the eager size: at most " + max
                     + " bytes per send (larger messages need the rendezvous protocol, not available yet)");
         }
-        return submit(new ChannelOp(ChannelOp.Kind.SEND, local, offset, length, 0, 0, 0, 0, 0)).thenApply(x -> null);
+        return typed(submit(new ChannelOp(ChannelOp.Kind.SEND, local, offset, length, 0, 0, 0, 0, 0)));
     }
 
     @Override
@@ -223,8 +223,8 @@ final class JniChannel extends NativeResource implements RdmaChannel {
                                          int length) {
         BufferBase source = local(local, offset, length);
         remoteBuffer.checkRange(remoteOffset, length);
-        return submit(new ChannelOp(ChannelOp.Kind.WRITE, source, offset, length, remoteBuffer.address() + remoteOffset,
-                remoteBuffer.rkey(), 0, 0, 0)).thenApply(x -> null);
+        return typed(submit(new ChannelOp(ChannelOp.Kind.WRITE, source, offset, length, remoteBuffer.address() + remoteOffset,
+                remoteBuffer.rkey(), 0, 0, 0)));
     }
 
     @Override
@@ -232,8 +232,8 @@ final class JniChannel extends NativeResource implements RdmaChannel {
                                                       long remoteOffset, int length, int immediate) {
         BufferBase source = local(local, offset, length);
         remoteBuffer.checkRange(remoteOffset, length);
-        return submit(new ChannelOp(ChannelOp.Kind.WRITE_IMM, source, offset, length,
-                remoteBuffer.address() + remoteOffset, remoteBuffer.rkey(), immediate, 0, 0)).thenApply(x -> null);
+        return typed(submit(new ChannelOp(ChannelOp.Kind.WRITE_IMM, source, offset, length,
+                remoteBuffer.address() + remoteOffset, remoteBuffer.rkey(), immediate, 0, 0)));
     }
 
     @Override
@@ -244,22 +244,21 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             throw new IllegalArgumentException("an RDMA READ needs at least one byte");
         }
         remoteBuffer.checkRange(remoteOffset, length);
-        return submit(new ChannelOp(ChannelOp.Kind.READ, target, offset, length, remoteBuffer.address() + remoteOffset,
-                remoteBuffer.rkey(), 0, 0, 0)).thenApply(x -> null);
+        return typed(submit(new ChannelOp(ChannelOp.Kind.READ, target, offset, length, remoteBuffer.address() + remoteOffset,
+                remoteBuffer.rkey(), 0, 0, 0)));
     }
 
     @Override
     public CompletableFuture<Long> compareAndSwap(RemoteBuffer remoteBuffer, long remoteOffset, long expected, long newValue) {
         long address = atomicTarget(remoteBuffer, remoteOffset);
-        return submit(new ChannelOp(ChannelOp.Kind.COMPARE_AND_SWAP, null, 0, 8, address, remoteBuffer.rkey(), 0, expected,
-                newValue)).thenApply(x -> (Long) x);
+        return typed(submit(new ChannelOp(ChannelOp.Kind.COMPARE_AND_SWAP, null, 0, 8, address, remoteBuffer.rkey(), 0, expected,
+                newValue)));
     }
 
     @Override
     public CompletableFuture<Long> fetchAndAdd(RemoteBuffer remoteBuffer, long remoteOffset, long delta) {
         long address = atomicTarget(remoteBuffer, remoteOffset);
-        return submit(new ChannelOp(ChannelOp.Kind.FETCH_AND_ADD, null, 0, 8, address, remoteBuffer.rkey(), 0, delta, 0))
-                .thenApply(x -> (Long) x);
+        return typed(submit(new ChannelOp(ChannelOp.Kind.FETCH_AND_ADD, null, 0, 8, address, remoteBuffer.rkey(), 0, delta, 0)));
     }
 
     private static long atomicTarget(RemoteBuffer remoteBuffer, long remoteOffset) {
@@ -287,14 +286,20 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         return local;
     }
 
-    private CompletableFuture<Object> submit(ChannelOp op) {
+    /** The operation is its own future; its value is null (Void) or the Long of an atomic. */
+    @SuppressWarnings("unchecked")
+    private static <T> CompletableFuture<T> typed(ChannelOp op) {
+        return (CompletableFuture<T>) (CompletableFuture<?>) op;
+    }
+
+    private ChannelOp submit(ChannelOp op) {
         if (op.buffer != null) {
             op.buffer.acquire(); // a closed buffer is refused here; an open one stays registered until completion
         }
         synchronized (lock) {
             if (state != State.OPEN) {
                 failOp(op, closedException());
-                return op.future;
+                return op;
             }
             if (queue.isEmpty() && canPost(op)) {
                 post(op);
@@ -302,7 +307,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
                 queue.add(op);
             }
         }
-        return op.future;
+        return op;
     }
 
     private boolean canPost(ChannelOp op) {
@@ -402,7 +407,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             if (op.buffer != null) {
                 op.buffer.release();
             }
-            op.future.complete(result);
+            op.complete(result);
         } else if (status == WorkCompletion.WR_FLUSH_ERR && !isOpen()) {
             failOp(op, closedException()); // flushed by our own close
         } else {
@@ -656,7 +661,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         if (op.buffer != null) {
             op.buffer.release();
         }
-        op.future.completeExceptionally(cause);
+        op.completeExceptionally(cause);
     }
 
     @Override

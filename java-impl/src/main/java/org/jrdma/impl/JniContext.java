@@ -320,7 +320,14 @@ final class JniContext extends NativeResource implements RdmaContext {
         LOG.log(level, "rdma async event on " + device().name() + (event.port() > 0 ? " port " + event.port() : "") + ": "
                 + event.type() + " (" + event.severity() + ")");
         if (event.severity() == AsyncEvent.Severity.FATAL) {
-            fail(new RdmaException("fatal async event " + event.type() + " on " + device().name(), 0));
+            RdmaException cause = new RdmaException("fatal async event " + event.type() + " on " + device().name(), 0);
+            fail(cause);
+            // Everything that depends on the device fails with the same cause.
+            for (NativeResource child : new ArrayList<>(children)) {
+                if (child instanceof JniChannel) {
+                    ((JniChannel) child).fail(cause);
+                }
+            }
         }
         for (Consumer<AsyncEvent> listener : listeners) {
             try {
