@@ -15,12 +15,16 @@ public final class Main {
             case "devices":
                 status = DevicesCommand.run(rest, System.out);
                 break;
+            case "bench":
+                status = BenchCommand.run(rest, System.out);
+                break;
             case "pingpong":
                 status = PingPongCommand.run(rest, System.out);
                 break;
             case "-h":
             case "--help":
-                System.out.println("usage: java -jar jrdma-bench.jar [devices | pingpong [server-ip] [client-ip]]");
+                System.out.println("usage: java -jar jrdma-bench.jar [devices | pingpong [server-ip] [client-ip] | bench [options]]");
+                System.out.println(BenchOptions.usage());
                 status = 0;
                 break;
             default:

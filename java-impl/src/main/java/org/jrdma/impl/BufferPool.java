@@ -14,7 +14,6 @@ final class BufferPool {
     static final int MIN_CLASS = 4096;
     static final int MAX_CLASS = 1 << 20;
     static final int SLAB_BYTES = 2 << 20;
-    private static final int PAGE = 4096;
 
     final JniContext context;
     private final int access;
@@ -93,9 +92,7 @@ final class BufferPool {
                 }
             }
             int bytes = Math.max(SLAB_BYTES, blockSize);
-            ByteBuffer memory = ByteBuffer.allocateDirect(bytes + PAGE).alignedSlice(PAGE);
-            memory.limit(bytes);
-            Slab slab = new Slab(BufferPool.this, this, context.registerRaw(memory.slice(), access));
+            Slab slab = new Slab(BufferPool.this, this, context.registerRaw(AlignedMemory.allocate(bytes), access));
             int index = slabs.size();
             slabs.add(slab);
             for (int offset = 0; offset + blockSize <= bytes; offset += blockSize) {

@@ -36,7 +36,6 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     static final int TYPE_CREDIT = 2;
     /** Credits kept back for CREDIT messages. */
     private static final int CREDIT_RESERVE = 1;
-    private static final int PAGE = 4096;
 
     enum State { CONNECTING, OPEN, CLOSING, CLOSED }
 
@@ -140,9 +139,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         }
         context.registry().register(newKey, this);
         try {
-            ByteBuffer memory = ByteBuffer.allocateDirect(depth * eager + PAGE).alignedSlice(PAGE);
-            memory.limit(depth * eager);
-            receiveMemory = memory.slice().order(ByteOrder.LITTLE_ENDIAN);
+            receiveMemory = AlignedMemory.allocate(Math.multiplyExact(depth, eager)).order(ByteOrder.LITTLE_ENDIAN);
             receive = context.registerRaw(receiveMemory, AccessFlags.LOCAL_WRITE);
             messages = new JniMessage[depth];
             for (int slot = 0; slot < depth; slot++) {

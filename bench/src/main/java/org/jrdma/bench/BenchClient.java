@@ -1,0 +1,224 @@
+package org.jrdma.bench;
+
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import org.HdrHistogram.Histogram;
+import org.jrdma.Access;
+import org.jrdma.ChannelHandler;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaContext;
+import org.jrdma.RdmaMessage;
+import org.jrdma.RegisteredBuffer;
+import org.jrdma.RemoteBuffer;
+
+/**
+ * The active side: one channel per test and size. Latency tests are driven from the event-loop
+ * thread (each completion or echo posts the next operation), so no thread hand-off is timed;
+ * write_lat spins on memory like perftest. Bandwidth tests keep a window of operations in flight.
+ */
+final class BenchClient {
+    private final RdmaContext context;
+    private final InetSocketAddress server;
+    private final InetAddress local;
+    private final BenchOptions options;
+    private final PrintStream progress;
+
+    BenchClient(RdmaContext context, InetSocketAddress server, InetAddress local, BenchOptions options, PrintStream progress) {
+        this.context = context;
+        this.server = server;
+        this.local = local;
+        this.options = options;
+        this.progress = progress;
+    }
+
+    /** Client state of one channel: the server's token, then what the test needs from messages. */
+    private static final class Session implements ChannelHandler {
+        final CompletableFuture<RemoteBuffer> serverBuffer = new CompletableFuture<>();
+        volatile java.util.function.IntConsumer onEcho = n -> { };
+
+        @Override
+        public void onMessage(RdmaChannel channel, RdmaMessage message) {
+            if (!serverBuffer.isDone()) {
+                serverBuffer.complete(RemoteBuffer.fromBytes(message.payload()));
+            } else {
+                onEcho.accept(message.length());
+            }
+        }
+    }
+
+    Result run(String test, int size) throws Exception {
+        if (test.startsWith("send") && size > BenchOptions.EAGER - 16) {
+            return Result.skipped(test, size, "n/a: sends above 64 KiB need the rendezvous protocol (not implemented yet)");
+        }
+        boolean latency = test.endsWith("_lat");
+        int iterations = latency ? options.latencyIterations : options.bandwidthIterations;
+        int total = options.warmup + iterations;
+        Session session = new Session();
+        RdmaChannel channel = context.connect(server, local, session).get(60, TimeUnit.SECONDS);
+        RegisteredBuffer buffer = context.allocate(Math.max(size, 64), Access.REMOTE_WRITE);
+        try {
+            new Control(BenchOptions.ALL_TESTS.indexOf(test), size, total, buffer.remote()).writeTo(buffer.buffer());
+            channel.send(buffer, 0, Control.BYTES).get(30, TimeUnit.SECONDS);
+            RemoteBuffer remote = session.serverBuffer.get(30, TimeUnit.SECONDS);
+            switch (test) {
+                case "send_lat": return sendLatency(channel, session, buffer, size, iterations);
+                case "write_lat": return writeLatency(channel, buffer, remote, size, iterations);
+                case "read_lat": return readLatency(channel, buffer, remote, size, iterations);
+                case "send_bw": return sendBandwidth(channel, session, buffer, size, iterations);
+                case "write_bw": return bandwidth(test, size, iterations, () -> channel.write(buffer, 0, remote, 0, size));
+                case "read_bw": return bandwidth(test, size, iterations, () -> channel.read(remote, 0, buffer, 0, size));
+                default: throw new IllegalArgumentException(test);
+            }
+        } finally {
+            channel.close();
+            channel.closeFuture().get(30, TimeUnit.SECONDS);
+            buffer.close();
+        }
+    }
+
+    /** Echo ping-pong; one-way latency = round trip / 2 (as ib_send_lat). */
+    private Result sendLatency(RdmaChannel channel, Session session, RegisteredBuffer buffer, int size, int iterations)
+            throws InterruptedException {
+        Histogram histogram = new Histogram(3);
+        CountDownLatch done = new CountDownLatch(1);
+        long[] start = new long[1];
+        AtomicInteger remaining = new AtomicInteger(options.warmup + iterations);
+        session.onEcho = length -> {
+            long now = System.nanoTime();
+            int left = remaining.decrementAndGet();
+            if (left < iterations) {
+                histogram.recordValue((now - start[0]) / 2);
+            }
+            if (left == 0) {
+                done.countDown();
+                return;
+            }
+            start[0] = System.nanoTime();
+            channel.send(buffer, 0, size);
+        };
+        start[0] = System.nanoTime();
+        channel.send(buffer, 0, size);
+        await(done, "send_lat");
+        return Result.latency("send_lat", size, histogram);
+    }
+
+    /** RDMA WRITE ping-pong, each side spinning on the last 8 bytes of its buffer (as ib_write_lat). */
+    private Result writeLatency(RdmaChannel channel, RegisteredBuffer buffer, RemoteBuffer remote, int size, int iterations) {
+        Histogram histogram = new Histogram(3);
+        int length = Math.max(size, 8);
+        int last = length - 8;
+        RegisteredBuffer out = context.allocate(length);
+        try {
+            for (int i = 1; i <= options.warmup + iterations; i++) {
+                MemoryPoller.put(out.buffer(), last, i);
+                long start = System.nanoTime();
+                channel.write(out, 0, remote, 0, length);
+                if (!MemoryPoller.await(buffer.buffer(), last, i, System.nanoTime() + TimeUnit.SECONDS.toNanos(30))) {
+                    throw new IllegalStateException("write_lat: the echo of iteration " + i + " never arrived");
+                }
+                if (i > options.warmup) {
+                    histogram.recordValue((System.nanoTime() - start) / 2);
+                }
+            }
+        } finally {
+            out.close();
+        }
+        return Result.latency("write_lat", size, histogram);
+    }
+
+    /** One READ at a time; the full round trip (as ib_read_lat). */
+    private Result readLatency(RdmaChannel channel, RegisteredBuffer buffer, RemoteBuffer remote, int size, int iterations)
+            throws InterruptedException {
+        Histogram histogram = new Histogram(3);
+        CountDownLatch done = new CountDownLatch(1);
+        int total = options.warmup + iterations;
+        BiConsumer<Object, Throwable> next = new BiConsumer<>() {
+            int count;
+            long start = System.nanoTime();
+
+            @Override
+            public void accept(Object ignored, Throwable failure) {
+                long now = System.nanoTime();
+                if (failure != null) {
+                    progress.println("read_lat failed: " + failure);
+                    done.countDown();
+                    return;
+                }
+                if (count++ >= options.warmup) {
+                    histogram.recordValue(now - start);
+                }
+                if (count == total) {
+                    done.countDown();
+                    return;
+                }
+                start = System.nanoTime();
+                channel.read(remote, 0, buffer, 0, size).whenComplete(this);
+            }
+        };
+        channel.read(remote, 0, buffer, 0, size).whenComplete(next);
+        await(done, "read_lat");
+        return Result.latency("read_lat", size, histogram);
+    }
+
+    /** Sends with a window in flight; the time runs until the server reports that all have arrived. */
+    private Result sendBandwidth(RdmaChannel channel, Session session, RegisteredBuffer buffer, int size, int iterations)
+            throws InterruptedException {
+        CountDownLatch allArrived = new CountDownLatch(1);
+        session.onEcho = length -> allArrived.countDown(); // the server answers after warmup + iterations messages
+        bandwidth("send_bw", size, options.warmup, () -> channel.send(buffer, 0, size));
+        long start = System.nanoTime();
+        bandwidth("send_bw", size, iterations, () -> channel.send(buffer, 0, size));
+        await(allArrived, "send_bw");
+        return Result.bandwidth("send_bw", size, iterations, System.nanoTime() - start);
+    }
+
+    /** Keeps the window full until all iterations completed; time from the first post to the last completion. */
+    private Result bandwidth(String test, int size, int iterations, java.util.function.Supplier<CompletableFuture<Void>> post)
+            throws InterruptedException {
+        if (iterations == 0) {
+            return null;
+        }
+        CountDownLatch done = new CountDownLatch(1);
+        AtomicInteger posted = new AtomicInteger();
+        AtomicInteger completed = new AtomicInteger();
+        Throwable[] failure = new Throwable[1];
+        BiConsumer<Void, Throwable> onComplete = new BiConsumer<>() {
+            @Override
+            public void accept(Void ignored, Throwable error) {
+                if (error != null && failure[0] == null) {
+                    failure[0] = error;
+                    done.countDown();
+                    return;
+                }
+                if (completed.incrementAndGet() == iterations) {
+                    done.countDown();
+                } else if (posted.incrementAndGet() <= iterations) {
+                    post.get().whenComplete(this);
+                }
+            }
+        };
+        long start = System.nanoTime();
+        int window = Math.min(options.window, iterations);
+        posted.set(window);
+        for (int i = 0; i < window; i++) {
+            post.get().whenComplete(onComplete);
+        }
+        await(done, test);
+        if (failure[0] != null) {
+            throw new IllegalStateException(test + " failed", failure[0]);
+        }
+        return Result.bandwidth(test, size, iterations, System.nanoTime() - start);
+    }
+
+    private static void await(CountDownLatch latch, String test) throws InterruptedException {
+        if (!latch.await(300, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(test + " did not finish within 300 s");
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package org.jrdma.bench;
+
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.jrdma.Rdma;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
+
+/**
+ * {@code bench}: perftest-style latency and bandwidth tests over jrdma channels. Without
+ * --server/--connect, server and client run in this process on two contexts (the client's device
+ * is JRDMA_BENCH_CLIENT_DEVICE, else the same as the server's) and talk through the device.
+ */
+final class BenchCommand {
+    private BenchCommand() {
+    }
+
+    static int run(String[] args, PrintStream out) throws Exception {
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        RdmaConfig.Builder config = configFromEnvironment().busyPoll(options.busyPoll).eagerSize(BenchOptions.EAGER);
+        if (options.server != null) {
+            try (RdmaContext ctx = Rdma.open(config.build());
+                 BenchServer server = new BenchServer(ctx, parse(options.server), System.err)) {
+                out.println("bench server on " + ctx.device().name() + " " + server.address() + " (" + mode(options) + ")");
+                out.flush();
+                Thread.currentThread().join(); // until killed
+            }
+            return 0;
+        }
+        if (options.connect != null) {
+            try (RdmaContext ctx = Rdma.open(config.build())) {
+                InetAddress local = options.local != null ? InetAddress.getByName(options.local) : null;
+                return runClient(new BenchClient(ctx, parse(options.connect), local, options, System.err), ctx, options, out);
+            }
+        }
+        RdmaConfig serverConfig = config.build();
+        String clientDevice = System.getenv("JRDMA_BENCH_CLIENT_DEVICE");
+        RdmaConfig clientConfig = clientDevice == null ? serverConfig : config.device(clientDevice).build();
+        try (RdmaContext serverCtx = Rdma.open(serverConfig);
+             RdmaContext clientCtx = Rdma.open(clientConfig);
+             BenchServer server = new BenchServer(serverCtx, new InetSocketAddress(PingPongCommand.gidAddress(serverCtx), 0),
+                     System.err)) {
+            BenchClient client = new BenchClient(clientCtx, server.address(), PingPongCommand.gidAddress(clientCtx), options,
+                    System.err);
+            return runClient(client, clientCtx, options, out);
+        }
+    }
+
+    private static int runClient(BenchClient client, RdmaContext ctx, BenchOptions options, PrintStream out) throws Exception {
+        out.printf("jrdma bench: %s port %d, mtu %d, %s mode, warm-up %d, window %d%n", ctx.device().name(),
+                ctx.port().number(), ctx.mtu(), mode(options), options.warmup, options.window);
+        Report.header(out);
+        List<Result> results = new ArrayList<>();
+        // An untimed first pass lets the JIT compile the paths before anything is measured.
+        client.run("send_lat", 8);
+        client.run("write_bw", 4096);
+        for (String test : options.tests) {
+            for (int size : options.sizes) {
+                if (!options.quiet) {
+                    System.err.printf("[bench] %s %d bytes ...%n", test, size);
+                }
+                Result result = client.run(test, size);
+                results.add(result);
+                Report.row(out, result);
+                out.flush();
+            }
+        }
+        if (options.csv != null) {
+            Report.csv(Path.of(options.csv), results);
+        }
+        if (options.json != null) {
+            Report.json(Path.of(options.json), results);
+        }
+        return 0;
+    }
+
+    private static String mode(BenchOptions options) {
+        return options.busyPoll ? "busy-poll" : "event";
+    }
+
+    private static RdmaConfig.Builder configFromEnvironment() {
+        RdmaConfig env = RdmaConfig.fromEnvironment();
+        RdmaConfig.Builder b = RdmaConfig.builder().queueDepth(env.queueDepth()).timeout(env.timeout())
+                .retryCount(env.retryCount()).serviceLevel(env.serviceLevel()).trafficClass(env.trafficClass())
+                .pkeyIndex(env.pkeyIndex());
+        if (env.device() != null) {
+            b.device(env.device());
+            if (env.port() != 0) {
+                b.port(env.port());
+            }
+        }
+        if (env.gidIndex() >= 0) {
+            b.gidIndex(env.gidIndex());
+        }
+        if (env.mtu() != 0) {
+            b.mtu(env.mtu());
+        }
+        return b;
+    }
+
+    private static InetSocketAddress parse(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException("expected IP:PORT, got " + hostPort);
+        }
+        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+}

@@ -1,0 +1,102 @@
+package org.jrdma.bench;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** Command-line options of {@code bench}, in the spirit of perftest's. */
+final class BenchOptions {
+    static final List<String> ALL_TESTS = List.of("send_lat", "write_lat", "read_lat", "send_bw", "write_bw", "read_bw");
+    static final int EAGER = 64 * 1024 + 16; // sends up to 64 KiB; larger ones need rendezvous
+
+    List<String> tests = ALL_TESTS;
+    List<Integer> sizes = List.of(8, 64, 512, 4096, 65536, 1 << 20, 4 << 20);
+    int latencyIterations = 1000;
+    int bandwidthIterations = 1000;
+    int warmup = 200;
+    boolean busyPoll;
+    int window = 64;
+    String server; // --server ip:port
+    String connect; // --connect ip:port
+    String local; // --local ip (client source address)
+    String csv;
+    String json;
+    boolean quiet;
+
+    static BenchOptions parse(String[] args) {
+        BenchOptions o = new BenchOptions();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String v = i + 1 < args.length ? args[i + 1] : null;
+            switch (a) {
+                case "--tests": o.tests = Arrays.asList(need(a, v).split(",")); i++; break;
+                case "--sizes": o.sizes = sizes(need(a, v)); i++; break;
+                case "--iters": o.latencyIterations = o.bandwidthIterations = Integer.parseInt(need(a, v)); i++; break;
+                case "--lat-iters": o.latencyIterations = Integer.parseInt(need(a, v)); i++; break;
+                case "--bw-iters": o.bandwidthIterations = Integer.parseInt(need(a, v)); i++; break;
+                case "--warmup": o.warmup = Integer.parseInt(need(a, v)); i++; break;
+                case "--window": o.window = Integer.parseInt(need(a, v)); i++; break;
+                case "--mode": o.busyPoll = mode(need(a, v)); i++; break;
+                case "--server": o.server = need(a, v); i++; break;
+                case "--connect": o.connect = need(a, v); i++; break;
+                case "--local": o.local = need(a, v); i++; break;
+                case "--csv": o.csv = need(a, v); i++; break;
+                case "--json": o.json = need(a, v); i++; break;
+                case "--quiet": o.quiet = true; break;
+                default: throw new IllegalArgumentException("unknown option " + a + "\n" + usage());
+            }
+        }
+        for (String t : o.tests) {
+            if (!ALL_TESTS.contains(t)) {
+                throw new IllegalArgumentException("unknown test " + t + "; tests: " + ALL_TESTS);
+            }
+        }
+        if (o.window < 1 || o.window > 120) {
+            throw new IllegalArgumentException("--window must be 1..120 (the queue depth is 128)");
+        }
+        return o;
+    }
+
+    private static boolean mode(String v) {
+        if (v.equals("busy")) {
+            return true;
+        }
+        if (v.equals("event")) {
+            return false;
+        }
+        throw new IllegalArgumentException("--mode is event or busy, not " + v);
+    }
+
+    private static List<Integer> sizes(String v) {
+        List<Integer> sizes = new ArrayList<>();
+        for (String s : v.split(",")) {
+            String t = s.trim().toUpperCase();
+            int factor = t.endsWith("K") ? 1024 : t.endsWith("M") ? 1 << 20 : 1;
+            sizes.add(Integer.parseInt(factor == 1 ? t : t.substring(0, t.length() - 1)) * factor);
+        }
+        return sizes;
+    }
+
+    private static String need(String option, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return value;
+    }
+
+    static String usage() {
+        return String.join("\n",
+                "usage: java -jar jrdma-bench.jar bench [options]",
+                "  --tests send_lat,write_lat,read_lat,send_bw,write_bw,read_bw   (default: all)",
+                "  --sizes 8,64,4K,64K,1M,4M     message sizes (send tests stop at 64K: no rendezvous yet)",
+                "  --iters N | --lat-iters N | --bw-iters N   iterations per size (default 1000)",
+                "  --warmup N                    untimed iterations first (default 200)",
+                "  --mode event|busy             sleep in epoll or spin on the CQ (default event)",
+                "  --window N                    operations in flight for *_bw (default 64)",
+                "  --server IP:PORT              run the server side only",
+                "  --connect IP:PORT [--local IP]  run the client side against a server",
+                "  --csv FILE --json FILE        also write the results there",
+                "  (no --server/--connect: server and client in one process, over the device)",
+                "  device selection: RDMA_DEVICE etc. (docs/configuration.md)");
+    }
+}

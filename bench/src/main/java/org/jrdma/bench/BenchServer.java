@@ -1,0 +1,109 @@
+package org.jrdma.bench;
+
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.Access;
+import org.jrdma.ChannelHandler;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaContext;
+import org.jrdma.RdmaMessage;
+import org.jrdma.RdmaServer;
+import org.jrdma.RegisteredBuffer;
+import org.jrdma.RemoteBuffer;
+
+/**
+ * The passive side of the benchmarks: for each channel it reads the control message, exposes a
+ * buffer, and then echoes (send_lat), counts (send_bw), writes back what it sees (write_lat) or
+ * stays passive (read and write bandwidth, read latency).
+ */
+final class BenchServer implements ChannelHandler, AutoCloseable {
+    private final RdmaContext context;
+    private final RdmaServer server;
+    private final Map<RdmaChannel, Session> sessions = new ConcurrentHashMap<>();
+    private final PrintStream log;
+
+    BenchServer(RdmaContext context, InetSocketAddress address, PrintStream log) {
+        this.context = context;
+        this.log = log;
+        this.server = context.listen(address, this);
+    }
+
+    InetSocketAddress address() {
+        return server.localAddress();
+    }
+
+    private final class Session {
+        final Control control;
+        final RegisteredBuffer exposed;
+        final RegisteredBuffer reply;
+        int received;
+
+        Session(Control control) {
+            this.control = control;
+            this.exposed = context.allocate(Math.max(control.size(), 64), Access.REMOTE_READ, Access.REMOTE_WRITE);
+            this.reply = context.allocate(Math.max(control.size(), 64));
+        }
+    }
+
+    @Override
+    public void onMessage(RdmaChannel channel, RdmaMessage message) {
+        Session session = sessions.get(channel);
+        if (session == null) {
+            Control control = Control.readFrom(message.payload());
+            Session created = new Session(control);
+            sessions.put(channel, created);
+            created.exposed.remote().writeTo(created.reply.buffer());
+            channel.send(created.reply, 0, RemoteBuffer.BYTES);
+            if (BenchOptions.ALL_TESTS.get(control.test()).equals("write_lat")) {
+                Thread writer = new Thread(() -> writeBack(channel, created), "bench-write-back");
+                writer.setDaemon(true);
+                writer.start();
+            }
+            return;
+        }
+        switch (BenchOptions.ALL_TESTS.get(session.control.test())) {
+            case "send_lat":
+                channel.send(session.reply, 0, message.length());
+                break;
+            case "send_bw":
+                if (++session.received == session.control.iterations()) {
+                    channel.send(session.reply, 0, 1); // tells the client that everything arrived
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    /** write_lat: wait for iteration i to land in our buffer, then write i into the client's. */
+    private void writeBack(RdmaChannel channel, Session session) {
+        int size = session.control.size();
+        int last = Math.max(size, 8) - 8;
+        RemoteBuffer client = session.control.clientBuffer();
+        for (int i = 1; i <= session.control.iterations(); i++) {
+            if (!MemoryPoller.await(session.exposed.buffer(), last, i, System.nanoTime() + TimeUnit.SECONDS.toNanos(30))) {
+                log.println("write_lat server: iteration " + i + " never arrived");
+                return;
+            }
+            MemoryPoller.put(session.reply.buffer(), last, i);
+            channel.write(session.reply, 0, client, 0, Math.max(size, 8));
+        }
+    }
+
+    @Override
+    public void onClose(RdmaChannel channel, Throwable cause) {
+        Session session = sessions.remove(channel);
+        if (session != null) {
+            session.exposed.close();
+            session.reply.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
