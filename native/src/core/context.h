@@ -62,6 +62,8 @@ class Context {
   // Waits for completions, async events, connection events or a wake-up and writes up to
   // `capacity` records. timeout_ms < 0 waits without limit; busy_poll spins on the CQ.
   int wait_events(EventRecord* out, int capacity, int timeout_ms, bool busy_poll);
+  // Polls the CQ once without touching any fd (for callers that drive several contexts).
+  int poll_completions(EventRecord* out, int capacity);
   void wake();
 
   std::unique_ptr<verbs::MemoryRegion> register_memory(void* address, std::size_t length, int access);
@@ -106,6 +108,8 @@ class Context {
   };
 
   int poll_cq(EventRecord* out, int capacity);
+  int busy_wait(EventRecord* out, int capacity, int timeout_ms);
+  int check_fds(EventRecord* out, int capacity, int timeout_ms);
   int drain_async_events(EventRecord* out, int capacity);
   void drain_completion_channel();
   int drain_cm_events(EventRecord* out, int capacity);

@@ -56,8 +56,7 @@ final class BenchClient {
         if (test.startsWith("send") && size > BenchOptions.EAGER - 16) {
             return Result.skipped(test, size, "n/a: sends above 64 KiB need the rendezvous protocol (not implemented yet)");
         }
-        boolean latency = test.endsWith("_lat");
-        int iterations = latency ? options.latencyIterations : options.bandwidthIterations;
+        int iterations = iterationsFor(test, size, options);
         int total = options.warmup + iterations;
         Session session = new Session();
         RdmaChannel channel = context.connect(server, local, session).get(60, TimeUnit.SECONDS);
@@ -80,6 +79,19 @@ final class BenchClient {
             channel.closeFuture().get(30, TimeUnit.SECONDS);
             buffer.close();
         }
+    }
+
+    /**
+     * Iterations for a test at a size: the option's count, fewer for large messages so that one size
+     * moves at most 16 MiB (latency) or 64 MiB (bandwidth), but never fewer than 50 / 100. The
+     * comparison script gives perftest the same counts (bench/compare).
+     */
+    static int iterationsFor(String test, int size, BenchOptions options) {
+        boolean latency = test.endsWith("_lat");
+        int asked = latency ? options.latencyIterations : options.bandwidthIterations;
+        long budget = latency ? 16L << 20 : 64L << 20;
+        int floor = latency ? 50 : 100;
+        return (int) Math.min(asked, Math.max(floor, budget / size));
     }
 
     /** Echo ping-pong; one-way latency = round trip / 2 (as ib_send_lat). */

@@ -18,6 +18,9 @@ public final class Main {
             case "bench":
                 status = BenchCommand.run(rest, System.out);
                 break;
+            case "compare-report":
+                status = CompareReport.run(rest, System.out);
+                break;
             case "pingpong":
                 status = PingPongCommand.run(rest, System.out);
                 break;
