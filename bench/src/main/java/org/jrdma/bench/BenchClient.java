@@ -229,8 +229,8 @@ final class BenchClient {
     }
 
     private static void await(CountDownLatch latch, String test) throws InterruptedException {
-        if (!latch.await(300, TimeUnit.SECONDS)) {
-            throw new IllegalStateException(test + " did not finish within 300 s");
+        if (!latch.await(120, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(test + " did not finish within 120 s");
         }
     }
 }

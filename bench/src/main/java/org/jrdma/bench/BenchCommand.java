@@ -69,7 +69,14 @@ final class BenchCommand {
                 if (!options.quiet) {
                     System.err.printf("[bench] %s %d bytes ...%n", test, size);
                 }
-                Result result = client.run(test, size);
+                Result result;
+                try {
+                    result = client.run(test, size);
+                } catch (Exception e) {
+                    // One failed or stuck test is reported and the run goes on with the next.
+                    Throwable cause = e.getCause() != null ? e.getCause() : e;
+                    result = Result.skipped(test, size, "FAILED: " + cause);
+                }
                 results.add(result);
                 Report.row(out, result);
                 out.flush();

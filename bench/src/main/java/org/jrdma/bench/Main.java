@@ -21,6 +21,10 @@ public final class Main {
             case "compare-report":
                 status = CompareReport.run(rest, System.out);
                 break;
+            case "jmh":
+                org.openjdk.jmh.Main.main(rest);
+                status = 0;
+                break;
             case "pingpong":
                 status = PingPongCommand.run(rest, System.out);
                 break;

@@ -1,0 +1,95 @@
+package org.jrdma.impl;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.Rdma;
+import org.jrdma.RemoteBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * JMH micro-benchmarks of the Java side of the hot paths, runnable without a device:
+ * {@code java -jar bench/target/jrdma-bench.jar jmh HotPathBenchmarks}. They sit in package
+ * org.jrdma.impl to reach the package-private classes they measure.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class HotPathBenchmarks {
+    private NativeResource resource;
+    private EventRecords records;
+    private ByteBuffer raw;
+    private RemoteBuffer token;
+
+    @Setup
+    public void setUp() {
+        if (!Rdma.isAvailable()) { // loads libjrdma (address0 is native)
+            throw new IllegalStateException("libjrdma not available", Rdma.unavailabilityCause());
+        }
+        resource = new NativeResource() {
+            @Override
+            protected String describe() {
+                return "benchmark resource";
+            }
+
+            @Override
+            protected void free() {
+            }
+        };
+        records = new EventRecords(EventLoop.BATCH);
+        raw = ByteBuffer.allocateDirect(EventLoop.BATCH * EventRecords.RECORD_BYTES).order(ByteOrder.nativeOrder());
+        token = new RemoteBuffer(1 << 20, 1 << 20, 42);
+    }
+
+    /** The use count every operation takes and gives back on its buffer. */
+    @Benchmark
+    public void acquireRelease() {
+        resource.acquire();
+        resource.release();
+    }
+
+    /** Reading one full batch of completion records in place (what the loop does per JNI return). */
+    @Benchmark
+    @OperationsPerInvocation(EventLoop.BATCH)
+    public void readBatchOfRecords(Blackhole hole) {
+        for (int i = 0; i < EventLoop.BATCH; i++) {
+            hole.consume(records.kind(i));
+            hole.consume(records.d(i));
+            hole.consume(records.a(i));
+            hole.consume(records.e(i));
+        }
+    }
+
+    /** The one allocation per operation: the operation object that is also its future. */
+    @Benchmark
+    public Object newOperation() {
+        return new ChannelOp(ChannelOp.Kind.WRITE, null, 0, 64, 4096, 1, 0, 0, 0);
+    }
+
+    /** Local bounds check before a one-sided operation. */
+    @Benchmark
+    public void checkRemoteRange() {
+        token.checkRange(4096, 512);
+    }
+
+    /** Writing a RemoteBuffer token into a message. */
+    @Benchmark
+    public void encodeToken() {
+        raw.clear();
+        token.writeTo(raw);
+    }
+}
