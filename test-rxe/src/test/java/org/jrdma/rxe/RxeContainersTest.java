@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Future;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,63 @@ class RxeContainersTest {
                 new String[] {"rping", "-c", "-a", RxeEnvironment.ADDRESS_0, "-p", "7175", "-C", "5", "-v"});
         long pings = log.lines().filter(l -> l.startsWith("ping data: rdma-ping-")).count();
         assertEquals(5, pings, log);
+    }
+
+    /**
+     * The library's own benchmark tool in two containers: the host's JDK and the bench jar are
+     * bind-mounted (read-only) into the rxe image; server on rxe0, client on rxe1 when there are two.
+     */
+    @Test
+    void jrdmaBenchmarkBetweenTwoContainers() throws Exception {
+        RxeEnvironment.requireDevices();
+        Path javaHome = Path.of(System.getProperty("java.home"));
+        Path jar = repo().resolve("bench/target/jrdma-bench.jar").toAbsolutePath();
+        String java = javaHome.resolve("bin/java").toString();
+        try (GenericContainer<?> server = withJava(rxeContainer(java, "-jar", jar.toString(), "bench", "--server",
+                RxeEnvironment.ADDRESS_0 + ":18650"), javaHome, jar)
+                .withEnv("RDMA_DEVICE", RxeEnvironment.serverDevice())
+                .waitingFor(org.testcontainers.containers.wait.strategy.Wait.forLogMessage(".*bench server on.*", 1)
+                        .withStartupTimeout(Duration.ofMinutes(3)))) {
+            server.start();
+            String local = RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0;
+            try (GenericContainer<?> client = withJava(rxeContainer(java, "-jar", jar.toString(), "bench", "--connect",
+                    RxeEnvironment.ADDRESS_0 + ":18650", "--local", local, "--tests", "send_lat,write_bw,read_lat",
+                    "--sizes", "64,4K", "--iters", "100", "--warmup", "20", "--quiet"), javaHome, jar)
+                    .withEnv("RDMA_DEVICE", RxeEnvironment.clientDevice())
+                    .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(Duration.ofMinutes(5)))) {
+                client.start(); // fails unless the client exits with status 0
+                String log = client.getLogs();
+                for (String row : new String[] {"send_lat\\s+64\\s+100\\s", "write_bw\\s+4096\\s+100\\s",
+                    "read_lat\\s+4096\\s+100\\s"}) {
+                    assertTrue(Pattern.compile("(?m)^" + row).matcher(log).find(),
+                            "missing row '" + row + "' in:\n" + log);
+                }
+                assertTrue(!log.contains("FAILED"), log);
+            }
+        }
+    }
+
+    /**
+     * Bind-mounts the JDK (and the files its symlinks point to outside it, such as Debian's
+     * /etc/java-17-openjdk and the CA certificates) and the jar, read-only, at their own paths.
+     */
+    private static GenericContainer<?> withJava(GenericContainer<?> container, Path javaHome, Path jar) throws Exception {
+        java.util.Set<String> binds = new java.util.TreeSet<>();
+        binds.add(javaHome.toString());
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(javaHome)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (java.nio.file.Files.isSymbolicLink(p) && java.nio.file.Files.exists(p)) { // skip dangling links
+                    Path target = p.toRealPath();
+                    if (!target.startsWith(javaHome.toRealPath())) {
+                        binds.add(target.toString());
+                    }
+                }
+            }
+        }
+        for (String bind : binds) {
+            container.withFileSystemBind(bind, bind, org.testcontainers.containers.BindMode.READ_ONLY);
+        }
+        return container.withFileSystemBind(jar.toString(), jar.toString(), org.testcontainers.containers.BindMode.READ_ONLY);
     }
 
     @Test
