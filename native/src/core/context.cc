@@ -643,8 +643,13 @@ int Context::wait_events(EventRecord* out, int capacity, int timeout_ms, bool bu
     int got = check_fds(out + n, capacity - n, n > 0 ? 0 : timeout_ms);
     n += got;
     if (n > 0 && !poll_pending_) return n;
-    if (n > 0) continue;                      // poll the CQ that just signalled, then return everything
-    if (!poll_pending_) return 0;             // timeout
+    if (n > 0) continue;  // poll the CQ that just signalled, then return everything
+    if (!poll_pending_) {
+      // Timeout. Poll the CQ on the next call even without a notification: should a
+      // notification ever be lost, completions are late by one timeout instead of forever.
+      poll_pending_ = true;
+      return 0;
+    }
   }
 }
 

@@ -26,7 +26,7 @@ final class ChannelRegistry {
 
     JniChannel byKey(int key) {
         JniChannel channel = byIndex.get(key & 0xffff);
-        return channel != null && channel.key() == key ? channel : null;
+        return channel != null && channel.keyed() && channel.key() == key ? channel : null;
     }
 
     JniChannel byHandle(long handle) {
@@ -35,7 +35,7 @@ final class ChannelRegistry {
 
     void unregister(JniChannel channel) {
         byHandle.remove(channel.handle, channel);
-        if (channel.key() >= 0) {
+        if (channel.keyed()) {
             byIndex.compareAndSet(channel.key() & 0xffff, channel, null);
         }
     }

@@ -11,6 +11,7 @@ import org.jrdma.AsyncEventType;
  */
 final class EventLoop implements Runnable {
     static final int BATCH = 256;
+    static final int WAIT_MILLIS = 200;
     private static final System.Logger LOG = System.getLogger("org.jrdma");
 
     private final JniContext context;
@@ -75,7 +76,8 @@ final class EventLoop implements Runnable {
     public void run() {
         try {
             while (!stopping) {
-                int n = NativeContext.waitEvents0(handle, records.address(), records.capacity(), -1, busyPoll);
+                // A bounded wait: the CQ is polled at least every WAIT_MILLIS even if a notification were lost.
+                int n = NativeContext.waitEvents0(handle, records.address(), records.capacity(), WAIT_MILLIS, busyPoll);
                 for (int i = 0; i < n; i++) {
                     try {
                         dispatch(i);

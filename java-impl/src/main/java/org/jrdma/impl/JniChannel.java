@@ -53,7 +53,8 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     // Guarded by lock.
     private State state = State.CONNECTING;
     private Throwable closeCause;
-    private int key = -1;
+    private int key;
+    private boolean keyed; // the native side gave this channel its key (QP created)
     private int credits;
     private int peerEager;
     private int creditsToReturn;
@@ -101,6 +102,10 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         return key;
     }
 
+    boolean keyed() {
+        return keyed;
+    }
+
     @Override
     public InetSocketAddress remoteAddress() {
         return remote;
@@ -132,6 +137,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
                 return;
             }
             key = newKey;
+            keyed = true;
             if (passive) {
                 credits = peerCredits;
                 peerEager = peerEagerSize;
@@ -622,7 +628,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             failed.addAll(queue);
             queue.clear();
             held.clear();
-            if (!wasConnecting || key >= 0) {
+            if (!wasConnecting || keyed) {
                 NativeChannel.disconnect0(handle);
             }
         }
