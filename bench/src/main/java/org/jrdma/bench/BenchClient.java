@@ -170,11 +170,20 @@ final class BenchClient {
                     return;
                 }
                 start = System.nanoTime();
-                channel.read(remote, 0, buffer, 0, size).whenComplete(this);
+                try {
+                    channel.read(remote, 0, buffer, 0, size).whenComplete(this);
+                } catch (RuntimeException e) {
+                    progress.println("read_lat: posting read " + count + " failed: " + e);
+                    done.countDown();
+                }
             }
         };
         channel.read(remote, 0, buffer, 0, size).whenComplete(next);
-        await(done, "read_lat");
+        try {
+            await(done, "read_lat");
+        } catch (IllegalStateException stuck) {
+            throw new IllegalStateException(stuck.getMessage() + " (" + histogram.getTotalCount() + " reads completed)", stuck);
+        }
         return Result.latency("read_lat", size, histogram);
     }
 
