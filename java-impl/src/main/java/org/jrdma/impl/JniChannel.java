@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.jrdma.ChannelHandler;
 import org.jrdma.ProtocolException;
 import org.jrdma.RdmaChannel;
@@ -46,6 +47,8 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     private final int depth;
     private final int eager;
     private final int creditThreshold;
+    /** How long a graceful close waits for posted operations: twice the transport's own give-up time, at least 2 s. */
+    private final long gracefulCloseMillis;
     private final Object lock = new Object();
     private final CompletableFuture<RdmaChannel> connected = new CompletableFuture<>();
     private final CompletableFuture<Throwable> closed = new CompletableFuture<>();
@@ -85,6 +88,8 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         this.depth = config.queueDepth();
         this.eager = config.eagerSize();
         this.creditThreshold = Math.max(2, depth / 4);
+        double ackTimeoutMillis = 4.096e-3 * Math.pow(2, config.timeout());
+        this.gracefulCloseMillis = Math.max(2000L, (long) (2 * ackTimeoutMillis * (config.retryCount() + 1)));
         this.handler = handler;
         this.ops = new ChannelOp[depth];
         this.freeSlots = new int[depth];
@@ -593,6 +598,12 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         queued.forEach(op -> failOp(op, closedError));
         if (now) {
             finishGracefulClose();
+        } else {
+            // Posted operations normally complete (or fail once the transport gives up) well within
+            // this bound; should the device never report them, close anyway so nothing hangs.
+            CompletableFuture.delayedExecutor(gracefulCloseMillis, TimeUnit.MILLISECONDS).execute(() -> closeWithCause(
+                    new RdmaClosedException("closed: operations still in flight after " + gracefulCloseMillis
+                            + " ms of graceful close were failed")));
         }
     }
 

@@ -115,6 +115,7 @@ class MessagingTest {
                 });
             });
             RdmaChannel channel = e.connect(address, (ch, m) -> { });
+            long rnrBefore = rnrCount();
             List<CompletableFuture<Void>> sends = new ArrayList<>();
             List<RegisteredBuffer> buffers = new ArrayList<>();
             for (int i = 0; i < count; i++) {
@@ -131,6 +132,7 @@ class MessagingTest {
                 }
             }
             assertTrue(channel.isOpen());
+            assertEquals(rnrBefore, rnrCount(), "receiver-not-ready NAKs (rxe hw_counters): credits must prevent every one");
             slow.shutdown();
             buffers.forEach(RegisteredBuffer::close);
         }
@@ -226,6 +228,18 @@ class MessagingTest {
             assertTrue(five.await(10, TimeUnit.SECONDS));
             assertEquals(List.of(0, 1, 2, 3, 4), got);
         }
+    }
+
+    /** Sum of rxe's rcvd_rnr_err and send_rnr_err counters over all devices. */
+    static long rnrCount() throws java.io.IOException {
+        long sum = 0;
+        for (String device : RxeEnvironment.requireDevices()) {
+            java.nio.file.Path counters = RxeEnvironment.SYSFS.resolve(device).resolve("ports/1/hw_counters");
+            for (String name : new String[] {"rcvd_rnr_err", "send_rnr_err"}) {
+                sum += Long.parseLong(java.nio.file.Files.readString(counters.resolve(name)).trim());
+            }
+        }
+        return sum;
     }
 
     static ByteBuffer le(ByteBuffer b) {
