@@ -245,33 +245,29 @@ void Context::connect(Channel* channel, const sockaddr_storage& remote, const so
     command.has_local = true;
   }
   command.timeout_ms = timeout_ms;
-  {
-    std::lock_guard<std::mutex> lock(commands_mutex_);
-    commands_.push_back(command);
-  }
-  wake();
+  enqueue(command);
 }
 
 void Context::destroy_channel(Channel* channel) {
   Command command{};
   command.kind = Command::kDestroyChannel;
   command.channel = channel;
-  {
-    std::lock_guard<std::mutex> lock(commands_mutex_);
-    commands_.push_back(command);
-  }
-  wake();
+  enqueue(command);
 }
 
 void Context::close_listener(Listener* listener) {
   Command command{};
   command.kind = Command::kCloseListener;
   command.listener = listener;
+  enqueue(command);
+}
+
+void Context::enqueue(const Command& command) {
   {
     std::lock_guard<std::mutex> lock(commands_mutex_);
     commands_.push_back(command);
   }
-  wake();
+  wake();  // the loop runs it at the start of its next wait
 }
 
 void Context::fill_conn_param(rdma_conn_param* param, const Channel& channel, uint8_t* private_data) const {

@@ -115,6 +115,7 @@ class Context {
   int drain_cm_events(EventRecord* out, int capacity);
   void handle_cm_event(rdma_cm_event* event, EventRecord* out, int& n, std::vector<rdma_cm_id*>& to_destroy);
   void handle_connect_request(rdma_cm_event* event, EventRecord* out, int& n, std::vector<rdma_cm_id*>& to_destroy);
+  void enqueue(const Command& command);
   int run_commands(EventRecord* out, int capacity);
   uint32_t insert_channel(Channel* channel);
   Channel* lookup(uint32_t key) const noexcept;

@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jrdma.ConfigurationException;
@@ -81,7 +80,7 @@ class ContextLifecycleTest {
             RegisteredBuffer buffer = ctx.allocate(4096);
             int threads = 8;
             CountDownLatch start = new CountDownLatch(1);
-            AtomicInteger unexpected = new AtomicInteger();
+            java.util.Queue<Throwable> unexpected = new java.util.concurrent.ConcurrentLinkedQueue<>();
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int id = t;
@@ -103,8 +102,7 @@ class ContextLifecycleTest {
                             }
                         }
                     } catch (Throwable e) {
-                        unexpected.incrementAndGet();
-                        e.printStackTrace();
+                        unexpected.add(e);
                     }
                 });
                 workers.add(thread);
@@ -114,7 +112,7 @@ class ContextLifecycleTest {
             for (Thread thread : workers) {
                 thread.join();
             }
-            assertEquals(0, unexpected.get());
+            assertTrue(unexpected.isEmpty(), () -> "unexpected failures: " + unexpected);
             assertTrue(ctx.isClosed());
             assertTrue(buffer.isClosed());
             assertThrows(RdmaClosedException.class, () -> ctx.allocate(64));
