@@ -179,10 +179,12 @@ final class BenchClient {
             }
         };
         channel.read(remote, 0, buffer, 0, size).whenComplete(next);
+        String before = deviceCounters();
         try {
             await(done, "read_lat");
         } catch (IllegalStateException stuck) {
-            throw new IllegalStateException(stuck.getMessage() + " (" + histogram.getTotalCount() + " reads completed)", stuck);
+            throw new IllegalStateException(stuck.getMessage() + " (" + histogram.getTotalCount() + " reads completed; device"
+                    + " counters at start: " + before + "; now: " + deviceCounters() + ")", stuck);
         }
         return Result.latency("read_lat", size, histogram);
     }
@@ -235,6 +237,24 @@ final class BenchClient {
             throw new IllegalStateException(test + " failed", failure[0]);
         }
         return Result.bandwidth(test, size, iterations, System.nanoTime() - start);
+    }
+
+    /** The device's hardware counters (rxe has them in sysfs), for the diagnosis of a stuck test. */
+    private String deviceCounters() {
+        java.nio.file.Path dir = java.nio.file.Path.of("/sys/class/infiniband", context.device().name(), "ports",
+                String.valueOf(context.port().number()), "hw_counters");
+        StringBuilder text = new StringBuilder();
+        try (var files = java.nio.file.Files.list(dir)) {
+            for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files.sorted()::iterator) {
+                String value = java.nio.file.Files.readString(f).trim();
+                if (!value.equals("0")) {
+                    text.append(f.getFileName()).append('=').append(value).append(' ');
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return "unavailable (" + e + ")";
+        }
+        return text.toString().trim();
     }
 
     private static void await(CountDownLatch latch, String test) throws InterruptedException {

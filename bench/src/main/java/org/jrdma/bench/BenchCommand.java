@@ -74,7 +74,8 @@ final class BenchCommand {
                     result = client.run(test, size);
                 } catch (Exception e) {
                     // One failed or stuck test is reported and the run goes on with the next.
-                    Throwable cause = e.getCause() != null ? e.getCause() : e;
+                    Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null
+                            ? e.getCause() : e;
                     result = Result.skipped(test, size, "FAILED: " + cause);
                 }
                 results.add(result);

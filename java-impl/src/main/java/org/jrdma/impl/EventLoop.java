@@ -20,7 +20,6 @@ final class EventLoop implements Runnable {
     private final EventRecords records;
     private final Thread thread;
     private volatile boolean stopping;
-    private volatile CompletionListener completions;
     private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> tasks = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     EventLoop(JniContext context, long handle, boolean busyPoll) {
@@ -39,10 +38,6 @@ final class EventLoop implements Runnable {
     void submit(Runnable task) {
         tasks.add(task);
         NativeContext.wake0(handle);
-    }
-
-    void setCompletionListener(CompletionListener listener) {
-        this.completions = listener;
     }
 
     boolean inLoopThread() {
@@ -110,14 +105,8 @@ final class EventLoop implements Runnable {
             case EventRecords.KIND_COMPLETION: {
                 long wrId = records.d(i);
                 channel = context.registry().byKey((int) (wrId >>> 32));
-                if (channel != null) {
+                if (channel != null) { // else the channel is gone: a late completion
                     channel.onCompletion((int) (wrId & 0x7fffffffL), (wrId & 0x80000000L) != 0, records.a(i), records.b(i));
-                } else {
-                    CompletionListener listener = completions;
-                    if (listener != null) {
-                        long e = records.e(i);
-                        listener.onCompletion(wrId, records.a(i), records.b(i), records.c(i), (int) e, (int) (e >>> 32));
-                    }
                 }
                 break;
             }

@@ -350,10 +350,6 @@ final class JniContext extends NativeResource implements RdmaContext {
         return failure;
     }
 
-    void setCompletionListener(CompletionListener listener) {
-        loop.setCompletionListener(listener);
-    }
-
     @Override
     public boolean isClosed() {
         return isClosedFlag();
