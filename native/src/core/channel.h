@@ -79,7 +79,6 @@ class Channel {
   const wire::Handshake& peer() const noexcept { return peer_; }
   uint32_t receive_slots() const noexcept { return receive_slots_; }
   ChannelState state = ChannelState::kConnecting;
-  bool destroy_requested = false;
 
   // Disconnects (idempotent); the QP goes to the error state and its work requests flush.
   void disconnect() noexcept;

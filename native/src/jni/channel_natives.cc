@@ -11,6 +11,7 @@
 #include "core/context.h"
 #include "jni/exceptions.h"
 #include "jni/handles.h"
+#include "jni/registration.h"
 
 namespace jrdma::jni {
 
@@ -176,9 +177,6 @@ void repost0(JNIEnv* env, jclass, jlong channel, jlong slots_address, jint count
   });
 }
 
-#define JRDMA_NATIVE(name, signature) \
-  { const_cast<char*>(#name), const_cast<char*>(signature), reinterpret_cast<void*>(name) }
-
 const JNINativeMethod kChannelMethods[] = {
     JRDMA_NATIVE(listen0, "(JLjava/lang/String;IIIIIIII)J"),
     JRDMA_NATIVE(listenerPort0, "(J)I"),
@@ -201,11 +199,7 @@ const JNINativeMethod kChannelMethods[] = {
 }  // namespace
 
 bool register_channel_natives(JNIEnv* env) {
-  jclass clazz = env->FindClass("org/jrdma/impl/NativeChannel");
-  if (clazz == nullptr) return false;
-  bool ok = env->RegisterNatives(clazz, kChannelMethods, sizeof kChannelMethods / sizeof kChannelMethods[0]) == 0;
-  env->DeleteLocalRef(clazz);
-  return ok;
+  return register_natives(env, "org/jrdma/impl/NativeChannel", kChannelMethods);
 }
 
 }  // namespace jrdma::jni

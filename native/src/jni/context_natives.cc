@@ -8,6 +8,7 @@
 #include "core/context.h"
 #include "jni/exceptions.h"
 #include "jni/handles.h"
+#include "jni/registration.h"
 
 namespace jrdma::jni {
 
@@ -83,9 +84,6 @@ jlong address0(JNIEnv* env, jclass, jobject buffer) {
   return static_cast<jlong>(reinterpret_cast<uintptr_t>(address));
 }
 
-#define JRDMA_NATIVE(name, signature) \
-  { const_cast<char*>(#name), const_cast<char*>(signature), reinterpret_cast<void*>(name) }
-
 const JNINativeMethod kContextMethods[] = {
     JRDMA_NATIVE(open0, "(Ljava/lang/String;II)J"),
     JRDMA_NATIVE(close0, "(J)V"),
@@ -102,11 +100,7 @@ const JNINativeMethod kContextMethods[] = {
 }  // namespace
 
 bool register_context_natives(JNIEnv* env) {
-  jclass clazz = env->FindClass("org/jrdma/impl/NativeContext");
-  if (clazz == nullptr) return false;
-  bool ok = env->RegisterNatives(clazz, kContextMethods, sizeof kContextMethods / sizeof kContextMethods[0]) == 0;
-  env->DeleteLocalRef(clazz);
-  return ok;
+  return register_natives(env, "org/jrdma/impl/NativeContext", kContextMethods);
 }
 
 }  // namespace jrdma::jni

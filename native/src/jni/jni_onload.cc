@@ -10,6 +10,7 @@
 #include "jni/channel_natives.h"
 #include "jni/context_natives.h"
 #include "jni/exceptions.h"
+#include "jni/registration.h"
 
 namespace {
 
@@ -27,17 +28,9 @@ jstring devices0(JNIEnv* env, jclass) {
 }
 
 const JNINativeMethod kLibraryMethods[] = {
-    {const_cast<char*>("version0"), const_cast<char*>("()Ljava/lang/String;"), reinterpret_cast<void*>(version0)},
-    {const_cast<char*>("devices0"), const_cast<char*>("()Ljava/lang/String;"), reinterpret_cast<void*>(devices0)},
+    JRDMA_NATIVE(version0, "()Ljava/lang/String;"),
+    JRDMA_NATIVE(devices0, "()Ljava/lang/String;"),
 };
-
-bool register_class(JNIEnv* env, const char* name, const JNINativeMethod* methods, jint count) {
-  jclass clazz = env->FindClass(name);
-  if (clazz == nullptr) return false;
-  bool ok = env->RegisterNatives(clazz, methods, count) == 0;
-  env->DeleteLocalRef(clazz);
-  return ok;
-}
 
 }  // namespace
 
@@ -48,8 +41,7 @@ extern "C" __attribute__((visibility("default"))) jint JNI_OnLoad(JavaVM* vm, vo
     jrdma::jni::release_exceptions(env);
     return JNI_ERR;
   }
-  if (!register_class(env, kLibraryClass, kLibraryMethods,
-                      static_cast<jint>(sizeof kLibraryMethods / sizeof kLibraryMethods[0])) ||
+  if (!jrdma::jni::register_natives(env, kLibraryClass, kLibraryMethods) ||
       !jrdma::jni::register_context_natives(env) || !jrdma::jni::register_channel_natives(env)) {
     jrdma::jni::release_exceptions(env);
     return JNI_ERR;

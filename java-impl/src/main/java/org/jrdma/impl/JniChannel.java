@@ -59,7 +59,8 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     private int key;
     private boolean keyed; // the native side gave this channel its key (QP created)
     private int credits;
-    private int peerEager;
+    /** Written once when the connection is set up; read without the lock on every send. */
+    private volatile int peerEager;
     private int creditsToReturn;
     private long nextMessageId;
     private final ChannelOp[] ops;
@@ -118,9 +119,8 @@ final class JniChannel extends NativeResource implements RdmaChannel {
 
     @Override
     public int maxMessageSize() {
-        synchronized (lock) {
-            return (peerEager > 0 ? peerEager : eager) - HEADER_BYTES;
-        }
+        int peer = peerEager;
+        return (peer > 0 ? peer : eager) - HEADER_BYTES;
     }
 
     @Override

@@ -61,11 +61,6 @@ abstract class NativeResource {
         return (state.get() & CLOSED) != 0;
     }
 
-    /** Number of uses held now (for tests and diagnostics). */
-    final int uses() {
-        return state.get() >>> 1;
-    }
-
     /** How the parent (the context) closes this child; channels fail their operations first. */
     void closeFromParent() {
         markClosed();
