@@ -74,6 +74,8 @@ void Channel::create_queue_pair() {
   max_inline_ = attr.cap.max_inline_data;
   headers_.assign(static_cast<std::size_t>(options_.depth) * wire::kHeaderSize, 0);
   headers_mr_ = context_.register_memory(headers_.data(), headers_.size(), IBV_ACCESS_LOCAL_WRITE);
+  batch_wrs_.assign(options_.depth, ibv_send_wr{});
+  batch_sges_.assign(2 * static_cast<std::size_t>(options_.depth), ibv_sge{});
 }
 
 void Channel::set_receive_buffers(uint64_t address, uint32_t lkey, uint32_t slots) {
@@ -110,87 +112,148 @@ void Channel::repost_receives(const int32_t* slots, int count) {
   }
 }
 
-void Channel::post(ibv_send_wr* wr, const char* what) {
+namespace {
+
+const char* verb_name(uint8_t kind) {
+  switch (static_cast<WorkRequestKind>(kind)) {
+    case WorkRequestKind::kSend: return "SEND";
+    case WorkRequestKind::kCredit: return "SEND(credit)";
+    case WorkRequestKind::kWrite: return "RDMA_WRITE";
+    case WorkRequestKind::kWriteWithImmediate: return "RDMA_WRITE_WITH_IMM";
+    case WorkRequestKind::kRead: return "RDMA_READ";
+    case WorkRequestKind::kCompareAndSwap: return "ATOMIC_CMP_AND_SWP";
+    case WorkRequestKind::kFetchAndAdd: return "ATOMIC_FETCH_AND_ADD";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+void Channel::build(const WorkRequestDescriptor& request, ibv_send_wr& wr, ibv_sge* sge) {
+  if (request.slot >= options_.depth) {
+    throw RdmaError(ErrorKind::kIllegalArgument, "work request slot " + std::to_string(request.slot) + " out of range");
+  }
+  wr = ibv_send_wr{};
+  wr.wr_id = make_wr_id(key_, false, request.slot);
+  wr.sg_list = sge;
+  wr.send_flags = (request.flags & kWorkRequestSignaled) != 0 ? IBV_SEND_SIGNALED : 0;
+  sge[0] = ibv_sge{request.local_address, request.length, request.lkey};
+  switch (static_cast<WorkRequestKind>(request.kind)) {
+    case WorkRequestKind::kSend:
+    case WorkRequestKind::kCredit: {
+      bool data = request.kind == static_cast<uint8_t>(WorkRequestKind::kSend);
+      uint32_t length = data ? request.length : 0;
+      if (length > peer_.eager - wire::kHeaderSize) {
+        throw RdmaError(ErrorKind::kIllegalArgument,
+                        "message of " + std::to_string(length) + " bytes exceeds the peer's eager size");
+      }
+      uint8_t* header = headers_.data() + static_cast<std::size_t>(request.slot) * wire::kHeaderSize;
+      wire::MessageHeader h;
+      h.type = data ? wire::MessageType::kData : wire::MessageType::kCredit;
+      h.credits = request.credits;
+      h.length = length;
+      h.id = request.message_id;
+      wire::encode_header(h, header);
+      sge[1] = sge[0];
+      sge[0] = ibv_sge{reinterpret_cast<uintptr_t>(header), static_cast<uint32_t>(wire::kHeaderSize), headers_mr_->lkey()};
+      wr.num_sge = length > 0 ? 2 : 1;
+      wr.opcode = IBV_WR_SEND;
+      // Small messages travel inline: the HCA reads no memory later, one DMA less.
+      if (wire::kHeaderSize + length <= max_inline_) wr.send_flags |= IBV_SEND_INLINE;
+      return;
+    }
+    case WorkRequestKind::kWrite:
+    case WorkRequestKind::kWriteWithImmediate:
+      wr.num_sge = request.length > 0 ? 1 : 0;
+      wr.opcode = request.kind == static_cast<uint8_t>(WorkRequestKind::kWrite) ? IBV_WR_RDMA_WRITE
+                                                                                 : IBV_WR_RDMA_WRITE_WITH_IMM;
+      if (request.length <= max_inline_ && request.length > 0) wr.send_flags |= IBV_SEND_INLINE;
+      wr.imm_data = htonl(request.immediate);
+      wr.wr.rdma.remote_addr = request.remote_address;
+      wr.wr.rdma.rkey = request.rkey;
+      return;
+    case WorkRequestKind::kRead:
+      if (request.length == 0) throw RdmaError(ErrorKind::kIllegalArgument, "an RDMA READ needs at least one byte");
+      wr.num_sge = 1;
+      wr.opcode = IBV_WR_RDMA_READ;
+      wr.wr.rdma.remote_addr = request.remote_address;
+      wr.wr.rdma.rkey = request.rkey;
+      return;
+    case WorkRequestKind::kCompareAndSwap:
+    case WorkRequestKind::kFetchAndAdd:
+      sge[0].length = 8;
+      wr.num_sge = 1;
+      wr.opcode = request.kind == static_cast<uint8_t>(WorkRequestKind::kCompareAndSwap) ? IBV_WR_ATOMIC_CMP_AND_SWP
+                                                                                         : IBV_WR_ATOMIC_FETCH_AND_ADD;
+      wr.wr.atomic.remote_addr = request.remote_address;
+      wr.wr.atomic.rkey = request.rkey;
+      wr.wr.atomic.compare_add = request.compare_add;
+      wr.wr.atomic.swap = request.swap;
+      return;
+  }
+  throw RdmaError(ErrorKind::kIllegalArgument, "unknown work request kind " + std::to_string(request.kind));
+}
+
+void Channel::post_batch(const WorkRequestDescriptor* requests, int count) {
+  if (count <= 0) return;
+  if (static_cast<std::size_t>(count) > batch_wrs_.size()) {
+    throw RdmaError(ErrorKind::kIllegalArgument, std::to_string(count) + " work requests exceed the queue depth " +
+                                                     std::to_string(batch_wrs_.size()));
+  }
+  for (int i = 0; i < count; ++i) {
+    build(requests[i], batch_wrs_[static_cast<std::size_t>(i)], &batch_sges_[2 * static_cast<std::size_t>(i)]);
+    batch_wrs_[static_cast<std::size_t>(i)].next = i + 1 < count ? &batch_wrs_[static_cast<std::size_t>(i) + 1] : nullptr;
+  }
   ibv_send_wr* bad = nullptr;
-  if (int rc = ibv_post_send(id_->qp, wr, &bad); rc != 0) throw_errno(what, rc);
+  if (int rc = ibv_post_send(id_->qp, batch_wrs_.data(), &bad); rc != 0) {
+    long failed = bad != nullptr ? bad - batch_wrs_.data() : 0;
+    throw_errno("ibv_post_send(" + std::string(verb_name(requests[failed].kind)) + ", request " +
+                    std::to_string(failed + 1) + " of " + std::to_string(count) + ")",
+                rc);
+  }
 }
 
 void Channel::post_send(uint32_t slot, wire::MessageType type, uint16_t credits, uint64_t message_id,
                         uint64_t address, uint32_t length, uint32_t lkey) {
-  if (slot >= options_.depth) throw RdmaError(ErrorKind::kIllegalArgument, "send slot out of range");
-  if (length > peer_.eager - wire::kHeaderSize) {
-    throw RdmaError(ErrorKind::kIllegalArgument, "message of " + std::to_string(length) +
-                                                     " bytes exceeds the peer's eager size");
-  }
-  uint8_t* header = headers_.data() + static_cast<std::size_t>(slot) * wire::kHeaderSize;
-  wire::MessageHeader h;
-  h.type = type;
-  h.credits = credits;
-  h.length = length;
-  h.id = message_id;
-  wire::encode_header(h, header);
-  ibv_sge sge[2];
-  sge[0].addr = reinterpret_cast<uintptr_t>(header);
-  sge[0].length = static_cast<uint32_t>(wire::kHeaderSize);
-  sge[0].lkey = headers_mr_->lkey();
-  sge[1].addr = address;
-  sge[1].length = length;
-  sge[1].lkey = lkey;
-  ibv_send_wr wr{};
-  wr.wr_id = make_wr_id(key_, false, slot);
-  wr.sg_list = sge;
-  wr.num_sge = length > 0 ? 2 : 1;
-  wr.opcode = IBV_WR_SEND;
-  wr.send_flags = IBV_SEND_SIGNALED;
-  // Small messages travel inline: the HCA reads no memory later, one DMA less.
-  if (wire::kHeaderSize + length <= max_inline_) wr.send_flags |= IBV_SEND_INLINE;
-  post(&wr, "ibv_post_send(SEND)");
+  WorkRequestDescriptor d{};
+  d.kind = static_cast<uint8_t>(type == wire::MessageType::kData ? WorkRequestKind::kSend : WorkRequestKind::kCredit);
+  d.flags = kWorkRequestSignaled;
+  d.credits = credits;
+  d.slot = slot;
+  d.local_address = address;
+  d.length = length;
+  d.lkey = lkey;
+  d.message_id = message_id;
+  post_batch(&d, 1);
 }
 
 void Channel::post_write(uint32_t slot, uint64_t address, uint32_t length, uint32_t lkey, uint64_t remote_address,
                          uint32_t rkey, bool with_immediate, uint32_t immediate) {
-  ibv_sge sge{address, length, lkey};
-  ibv_send_wr wr{};
-  wr.wr_id = make_wr_id(key_, false, slot);
-  wr.sg_list = &sge;
-  wr.num_sge = length > 0 ? 1 : 0;
-  wr.opcode = with_immediate ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
-  wr.send_flags = IBV_SEND_SIGNALED;
-  if (length <= max_inline_ && length > 0) wr.send_flags |= IBV_SEND_INLINE;
-  wr.imm_data = htonl(immediate);
-  wr.wr.rdma.remote_addr = remote_address;
-  wr.wr.rdma.rkey = rkey;
-  post(&wr, with_immediate ? "ibv_post_send(RDMA_WRITE_WITH_IMM)" : "ibv_post_send(RDMA_WRITE)");
+  WorkRequestDescriptor d{};
+  d.kind = static_cast<uint8_t>(with_immediate ? WorkRequestKind::kWriteWithImmediate : WorkRequestKind::kWrite);
+  d.flags = kWorkRequestSignaled;
+  d.slot = slot;
+  d.local_address = address;
+  d.length = length;
+  d.lkey = lkey;
+  d.remote_address = remote_address;
+  d.rkey = rkey;
+  d.immediate = immediate;
+  post_batch(&d, 1);
 }
 
 void Channel::post_read(uint32_t slot, uint64_t address, uint32_t length, uint32_t lkey, uint64_t remote_address,
                         uint32_t rkey) {
-  ibv_sge sge{address, length, lkey};
-  ibv_send_wr wr{};
-  wr.wr_id = make_wr_id(key_, false, slot);
-  wr.sg_list = &sge;
-  wr.num_sge = 1;
-  wr.opcode = IBV_WR_RDMA_READ;
-  wr.send_flags = IBV_SEND_SIGNALED;
-  wr.wr.rdma.remote_addr = remote_address;
-  wr.wr.rdma.rkey = rkey;
-  post(&wr, "ibv_post_send(RDMA_READ)");
-}
-
-void Channel::post_atomic(uint32_t slot, bool compare_and_swap, uint64_t address, uint32_t lkey,
-                          uint64_t remote_address, uint32_t rkey, uint64_t compare_or_add, uint64_t swap) {
-  ibv_sge sge{address, 8, lkey};
-  ibv_send_wr wr{};
-  wr.wr_id = make_wr_id(key_, false, slot);
-  wr.sg_list = &sge;
-  wr.num_sge = 1;
-  wr.opcode = compare_and_swap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-  wr.send_flags = IBV_SEND_SIGNALED;
-  wr.wr.atomic.remote_addr = remote_address;
-  wr.wr.atomic.rkey = rkey;
-  wr.wr.atomic.compare_add = compare_or_add;
-  wr.wr.atomic.swap = swap;
-  post(&wr, compare_and_swap ? "ibv_post_send(ATOMIC_CMP_AND_SWP)" : "ibv_post_send(ATOMIC_FETCH_AND_ADD)");
+  WorkRequestDescriptor d{};
+  d.kind = static_cast<uint8_t>(WorkRequestKind::kRead);
+  d.flags = kWorkRequestSignaled;
+  d.slot = slot;
+  d.local_address = address;
+  d.length = length;
+  d.lkey = lkey;
+  d.remote_address = remote_address;
+  d.rkey = rkey;
+  post_batch(&d, 1);
 }
 
 wire::DecodeStatus Channel::decode(uint32_t slot, uint32_t byte_len, wire::MessageHeader* header) const {

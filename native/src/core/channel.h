@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/work_request.h"
 #include "verbs/memory_region.h"
 #include "wire/handshake.h"
 #include "wire/message_header.h"
@@ -58,14 +59,16 @@ class Channel {
   void set_peer(const wire::Handshake& peer) { peer_ = peer; }
 
   // --- any thread (per-channel serialized by Java): posting ---------------------------------
+  // Posts `count` work requests with one ibv_post_send, in order. Every field is checked first;
+  // on any error nothing is posted from the bad request on, and RdmaError says which one failed.
+  void post_batch(const WorkRequestDescriptor* requests, int count);
+  // One signaled request each (the native benchmark and tests; Java posts batches).
   void post_send(uint32_t slot, wire::MessageType type, uint16_t credits, uint64_t message_id, uint64_t address,
                  uint32_t length, uint32_t lkey);
   void post_write(uint32_t slot, uint64_t address, uint32_t length, uint32_t lkey, uint64_t remote_address,
                   uint32_t rkey, bool with_immediate, uint32_t immediate);
   void post_read(uint32_t slot, uint64_t address, uint32_t length, uint32_t lkey, uint64_t remote_address,
                  uint32_t rkey);
-  void post_atomic(uint32_t slot, bool compare_and_swap, uint64_t address, uint32_t lkey, uint64_t remote_address,
-                   uint32_t rkey, uint64_t compare_or_add, uint64_t swap);
   // Re-posts the given receive slots in one ibv_post_recv call.
   void repost_receives(const int32_t* slots, int count);
 
@@ -84,7 +87,8 @@ class Channel {
   void disconnect() noexcept;
 
  private:
-  void post(ibv_send_wr* wr, const char* what);
+  // Fills wr (and its two sges) from one descriptor, checking every field.
+  void build(const WorkRequestDescriptor& request, ibv_send_wr& wr, ibv_sge* sge);
   void detach_queue_pair() noexcept;
 
   Context& context_;
@@ -99,6 +103,9 @@ class Channel {
   // One 16-byte header slot per send slot, registered once.
   std::vector<uint8_t> headers_;
   std::unique_ptr<verbs::MemoryRegion> headers_mr_;
+  // Scratch for post_batch, sized to the queue depth once: no allocation per post.
+  std::vector<ibv_send_wr> batch_wrs_;
+  std::vector<ibv_sge> batch_sges_;
   uint64_t receive_address_ = 0;
   uint32_t receive_lkey_ = 0;
   uint32_t receive_slots_ = 0;

@@ -1,5 +1,5 @@
 // Natives of org.jrdma.impl.NativeChannel: listeners, connection set-up, posting. Glue only:
-// the posting functions are the hot path (one JNI call per operation, primitives only).
+// postBatch0 is the hot path (one JNI call per batch of work requests, primitives only).
 #include "jni/channel_natives.h"
 
 #include <arpa/inet.h>
@@ -126,53 +126,17 @@ void destroy0(JNIEnv* env, jclass, jlong context, jlong channel) {
   });
 }
 
-void send0(JNIEnv* env, jclass, jlong channel, jint slot, jint type, jint credits, jlong message_id, jlong address,
-           jint length, jint lkey) {
+// The posting hot path: the receive buffers Java freed are re-posted first (their credits may
+// travel in the headers of the sends that follow), then every queued work request in one chain.
+void postBatch0(JNIEnv* env, jclass, jlong channel, jlong requests, jint count, jlong repost_slots, jint repost_count) {
   guarded<int>(env, 0, [&] {
-    from_handle<Channel>(channel)->post_send(static_cast<uint32_t>(slot), static_cast<wire::MessageType>(type),
-                                             static_cast<uint16_t>(credits), static_cast<uint64_t>(message_id),
-                                             static_cast<uint64_t>(address), static_cast<uint32_t>(length),
-                                             static_cast<uint32_t>(lkey));
-    return 0;
-  });
-}
-
-void write0(JNIEnv* env, jclass, jlong channel, jint slot, jlong address, jint length, jint lkey, jlong remote_address,
-            jint rkey, jboolean with_immediate, jint immediate) {
-  guarded<int>(env, 0, [&] {
-    from_handle<Channel>(channel)->post_write(static_cast<uint32_t>(slot), static_cast<uint64_t>(address),
-                                              static_cast<uint32_t>(length), static_cast<uint32_t>(lkey),
-                                              static_cast<uint64_t>(remote_address), static_cast<uint32_t>(rkey),
-                                              with_immediate == JNI_TRUE, static_cast<uint32_t>(immediate));
-    return 0;
-  });
-}
-
-void read0(JNIEnv* env, jclass, jlong channel, jint slot, jlong address, jint length, jint lkey, jlong remote_address,
-           jint rkey) {
-  guarded<int>(env, 0, [&] {
-    from_handle<Channel>(channel)->post_read(static_cast<uint32_t>(slot), static_cast<uint64_t>(address),
-                                             static_cast<uint32_t>(length), static_cast<uint32_t>(lkey),
-                                             static_cast<uint64_t>(remote_address), static_cast<uint32_t>(rkey));
-    return 0;
-  });
-}
-
-void atomic0(JNIEnv* env, jclass, jlong channel, jint slot, jboolean compare_and_swap, jlong address, jint lkey,
-             jlong remote_address, jint rkey, jlong compare_or_add, jlong swap) {
-  guarded<int>(env, 0, [&] {
-    from_handle<Channel>(channel)->post_atomic(static_cast<uint32_t>(slot), compare_and_swap == JNI_TRUE,
-                                               static_cast<uint64_t>(address), static_cast<uint32_t>(lkey),
-                                               static_cast<uint64_t>(remote_address), static_cast<uint32_t>(rkey),
-                                               static_cast<uint64_t>(compare_or_add), static_cast<uint64_t>(swap));
-    return 0;
-  });
-}
-
-void repost0(JNIEnv* env, jclass, jlong channel, jlong slots_address, jint count) {
-  guarded<int>(env, 0, [&] {
-    from_handle<Channel>(channel)->repost_receives(reinterpret_cast<const int32_t*>(static_cast<uintptr_t>(slots_address)),
-                                                   count);
+    Channel* c = from_handle<Channel>(channel);
+    if (repost_count > 0) {
+      c->repost_receives(reinterpret_cast<const int32_t*>(static_cast<uintptr_t>(repost_slots)), repost_count);
+    }
+    if (count > 0) {
+      c->post_batch(reinterpret_cast<const WorkRequestDescriptor*>(static_cast<uintptr_t>(requests)), count);
+    }
     return 0;
   });
 }
@@ -189,11 +153,7 @@ const JNINativeMethod kChannelMethods[] = {
     JRDMA_NATIVE(reject0, "(JJI)V"),
     JRDMA_NATIVE(disconnect0, "(J)V"),
     JRDMA_NATIVE(destroy0, "(JJ)V"),
-    JRDMA_NATIVE(send0, "(JIIIJJII)V"),
-    JRDMA_NATIVE(write0, "(JIJIIJIZI)V"),
-    JRDMA_NATIVE(read0, "(JIJIIJI)V"),
-    JRDMA_NATIVE(atomic0, "(JIZJIJIJJ)V"),
-    JRDMA_NATIVE(repost0, "(JJI)V"),
+    JRDMA_NATIVE(postBatch0, "(JJIJI)V"),
 };
 
 }  // namespace

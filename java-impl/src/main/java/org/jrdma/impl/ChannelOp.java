@@ -8,17 +8,20 @@ import java.util.concurrent.CompletableFuture;
  */
 final class ChannelOp extends CompletableFuture<Object> {
     enum Kind {
-        SEND("SEND", true), CREDIT("SEND(credit)", true), WRITE("RDMA_WRITE", false),
-        WRITE_IMM("RDMA_WRITE_WITH_IMM", true), READ("RDMA_READ", false),
-        COMPARE_AND_SWAP("ATOMIC_CMP_AND_SWP", false), FETCH_AND_ADD("ATOMIC_FETCH_AND_ADD", false);
+        SEND("SEND", true, 1), CREDIT("SEND(credit)", true, 2), WRITE("RDMA_WRITE", false, 3),
+        WRITE_IMM("RDMA_WRITE_WITH_IMM", true, 4), READ("RDMA_READ", false, 5),
+        COMPARE_AND_SWAP("ATOMIC_CMP_AND_SWP", false, 6), FETCH_AND_ADD("ATOMIC_FETCH_AND_ADD", false, 7);
 
         final String verb;
         /** Consumes a receive buffer at the peer, so it needs a credit. */
         final boolean needsCredit;
+        /** WorkRequestKind in native/src/core/work_request.h. */
+        final byte descriptorKind;
 
-        Kind(String verb, boolean needsCredit) {
+        Kind(String verb, boolean needsCredit, int descriptorKind) {
             this.verb = verb;
             this.needsCredit = needsCredit;
+            this.descriptorKind = (byte) descriptorKind;
         }
     }
 

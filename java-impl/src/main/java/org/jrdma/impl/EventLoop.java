@@ -80,7 +80,6 @@ final class EventLoop implements Runnable {
                         LOG.log(Level.ERROR, "dispatching an event of " + context.device().name() + " failed", e);
                     }
                 }
-                context.registry().flushDirty();
                 for (Runnable task; (task = tasks.poll()) != null;) {
                     try {
                         task.run();
@@ -88,6 +87,8 @@ final class EventLoop implements Runnable {
                         LOG.log(Level.WARNING, "event-loop task failed", e);
                     }
                 }
+                // Posts and re-posts queued by the callbacks and tasks of this batch: one native call per channel.
+                context.registry().flushDirty();
             }
         } catch (Throwable t) {
             if (!stopping) {

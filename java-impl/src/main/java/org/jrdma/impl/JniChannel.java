@@ -27,6 +27,12 @@ import org.jrdma.RemoteBuffer;
  * of re-posted buffers when no data message can carry them. Receive buffers are re-posted in
  * batches (once per event-loop batch) before their credits are returned.
  *
+ * <p>Posting: operations become 64-byte work requests in {@link #posts}; a caller's thread posts them at
+ * once, the event-loop thread (callbacks that post the next operation) at the end of its batch —
+ * either way with one JNI call and one doorbell per batch, the re-posted receive buffers first.
+ * Selective signaling: only some requests ask for a completion (see {@link PostBuffer}); a completion
+ * finishes every operation posted before it, in order ({@link #postedOrder}), as RC guarantees.
+ *
  * <p>Threads: posting runs on the caller's thread under {@link #lock}; completions, messages and
  * connection events arrive on the event-loop thread. No native call happens once the state is CLOSED.
  */
@@ -67,6 +73,11 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     private final int[] freeSlots;
     private int freeCount;
     private final ArrayDeque<ChannelOp> queue = new ArrayDeque<>();
+    private final PostBuffer posts;
+    /** Slots of posted operations in posting order (a ring): the order their completions come in. */
+    private final int[] postedOrder;
+    private int orderHead;
+    private int orderSize;
     private int repostCount;
     private final ArrayDeque<int[]> held = new ArrayDeque<>(); // {slot, length} waiting for open/handler
 
@@ -78,7 +89,11 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     private ByteBuffer repostSlots;
     private long repostAddress;
     private RegisteredBuffer atomicResults;
+    private ByteBuffer atomicView;
     boolean dirty; // loop thread: touched in this batch
+    // Loop thread only: the operations one completion finishes, gathered under the lock, completed outside it.
+    private final ChannelOp[] finishing;
+    private final Object[] finishingResults;
 
     JniChannel(JniContext context, long handle, boolean passive, InetSocketAddress remote, RdmaConfig config,
                ChannelHandler handler) {
@@ -98,6 +113,10 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             freeSlots[i] = depth - 1 - i;
         }
         this.freeCount = depth;
+        this.posts = new PostBuffer(depth, Math.min(16, depth / 4));
+        this.postedOrder = new int[depth];
+        this.finishing = new ChannelOp[depth];
+        this.finishingResults = new Object[depth];
     }
 
     CompletableFuture<RdmaChannel> connectedFuture() {
@@ -161,6 +180,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             repostSlots = ByteBuffer.allocateDirect(depth * 4).order(ByteOrder.nativeOrder());
             repostAddress = NativeContext.address0(repostSlots);
             atomicResults = context.allocate(8 * depth);
+            atomicView = atomicResults.buffer().order(ByteOrder.nativeOrder());
             synchronized (lock) {
                 if (state != State.CONNECTING) {
                     return;
@@ -311,6 +331,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             }
             if (queue.isEmpty() && canPost(op)) {
                 post(op);
+                postedLocked();
             } else {
                 queue.add(op);
             }
@@ -328,61 +349,91 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         return !op.kind.needsCredit || credits > CREDIT_RESERVE;
     }
 
-    /** Posts under the lock; a failed post fails the operation (and a broken QP closes the channel later). */
+    /** Takes a slot (and a credit) for the operation and queues its work request in {@link #posts}. */
     private void post(ChannelOp op) {
         int slot = freeSlots[--freeCount];
         ops[slot] = op;
+        postedOrder[(orderHead + orderSize++) % depth] = slot;
         if (op.kind.needsCredit) {
             credits--;
         }
+        long local = 0;
+        int lkey = 0;
+        if (op.buffer != null) {
+            local = op.buffer.registration.address + op.buffer.offset + op.offset;
+            lkey = op.buffer.registration.lkey;
+        }
+        int returned = 0;
+        long messageId = 0;
+        switch (op.kind) {
+            case SEND:
+            case CREDIT:
+                // The buffers behind these credits are re-posted in the same native call, before this send.
+                returned = Math.min(creditsToReturn, 65535);
+                creditsToReturn -= returned;
+                messageId = nextMessageId++;
+                break;
+            case COMPARE_AND_SWAP:
+            case FETCH_AND_ADD:
+                local = atomicResults.address() + 8L * slot;
+                lkey = atomicResults.lkey();
+                break;
+            default:
+                break;
+        }
+        posts.add(op.kind, slot, returned, local, op.length, lkey, op.remoteAddress, op.rkey, op.immediate, messageId,
+                op.compareOrAdd, op.swap);
+    }
+
+    /**
+     * Work requests were queued: a caller's thread posts them now; the loop thread at the end of its
+     * batch, together with whatever else the batch posts and re-posts on this channel.
+     */
+    private void postedLocked() {
+        if (context.inLoopThread()) {
+            markDirty();
+        } else {
+            flushPosts();
+        }
+    }
+
+    private void markDirty() {
+        if (!dirty) {
+            dirty = true;
+            context.registry().markDirty(this);
+        }
+    }
+
+    /** One native call: re-posts the freed receive buffers, then posts every queued work request. */
+    private void flushPosts() {
+        int count = posts.count();
+        int reposts = repostCount;
+        if (count == 0 && reposts == 0) {
+            return;
+        }
+        posts.markSignals();
+        posts.clear();
+        repostCount = 0;
+        if (state == State.CLOSED) {
+            return;
+        }
         try {
-            switch (op.kind) {
-                case SEND:
-                case CREDIT:
-                    // Buffers must be posted again before their credits go back to the peer.
-                    flushReposts();
-                    int returned = Math.min(creditsToReturn, 65535);
-                    creditsToReturn -= returned;
-                    if (op.kind == ChannelOp.Kind.SEND) {
-                        NativeChannel.send0(handle, slot, TYPE_DATA, returned, nextMessageId++,
-                                op.buffer.registration.address + op.buffer.offset + op.offset, op.length,
-                                op.buffer.registration.lkey);
-                    } else {
-                        NativeChannel.send0(handle, slot, TYPE_CREDIT, returned, nextMessageId++, 0, 0, 0);
-                    }
-                    break;
-                case WRITE:
-                case WRITE_IMM:
-                    NativeChannel.write0(handle, slot, op.buffer.registration.address + op.buffer.offset + op.offset,
-                            op.length, op.buffer.registration.lkey, op.remoteAddress, op.rkey,
-                            op.kind == ChannelOp.Kind.WRITE_IMM, op.immediate);
-                    break;
-                case READ:
-                    NativeChannel.read0(handle, slot, op.buffer.registration.address + op.buffer.offset + op.offset,
-                            op.length, op.buffer.registration.lkey, op.remoteAddress, op.rkey);
-                    break;
-                case COMPARE_AND_SWAP:
-                case FETCH_AND_ADD:
-                    NativeChannel.atomic0(handle, slot, op.kind == ChannelOp.Kind.COMPARE_AND_SWAP,
-                            atomicResults.address() + 8L * slot, atomicResults.lkey(), op.remoteAddress, op.rkey,
-                            op.compareOrAdd, op.swap);
-                    break;
-                default:
-                    throw new IllegalStateException(op.kind.toString());
-            }
+            NativeChannel.postBatch0(handle, posts.address(), count, repostAddress, reposts);
         } catch (RuntimeException e) {
-            ops[slot] = null;
-            freeSlots[freeCount++] = slot;
-            if (op.kind.needsCredit) {
-                credits++;
-            }
-            failOp(op, e);
+            // Some of the requests may be on the queue pair, some not: closing the channel fails each
+            // pending operation exactly once, with this cause.
+            closeWithCauseLater(e);
         }
     }
 
     private void drainQueue() {
+        boolean posted = false;
         while (!queue.isEmpty() && state == State.OPEN && canPost(queue.peek())) {
             post(queue.poll());
+            posted = true;
+        }
+        if (posted) {
+            postedLocked();
         }
     }
 
@@ -395,27 +446,41 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             }
             return;
         }
-        ChannelOp op;
+        int finished = 0;
         boolean finishClose;
         synchronized (lock) {
             if (slot < 0 || slot >= depth || ops[slot] == null) {
                 return; // already failed by a close: the completion is late
             }
-            op = ops[slot];
-            ops[slot] = null;
-            freeSlots[freeCount++] = slot;
+            // The send queue completes in order: this completion also finishes every operation posted
+            // before it without asking for a completion of its own.
+            while (orderSize > 0) {
+                int done = postedOrder[orderHead];
+                orderHead = (orderHead + 1) % depth;
+                orderSize--;
+                ChannelOp op = ops[done];
+                ops[done] = null;
+                freeSlots[freeCount++] = done;
+                // Read an atomic's result before its slot can be reused.
+                finishingResults[finished] = op.kind == ChannelOp.Kind.COMPARE_AND_SWAP || op.kind == ChannelOp.Kind.FETCH_AND_ADD
+                        ? (Object) atomicView.getLong(8 * done) : null;
+                finishing[finished++] = op;
+                if (done == slot) {
+                    break;
+                }
+            }
             drainQueue();
             finishClose = state == State.CLOSING && freeCount == depth;
         }
+        for (int i = 0; i < finished - 1; i++) {
+            succeed(finishing[i], finishingResults[i]);
+            finishing[i] = null;
+        }
+        ChannelOp op = finishing[finished - 1];
+        Object result = finishingResults[finished - 1];
+        finishing[finished - 1] = null;
         if (status == WorkCompletion.SUCCESS) {
-            Object result = null;
-            if (op.kind == ChannelOp.Kind.COMPARE_AND_SWAP || op.kind == ChannelOp.Kind.FETCH_AND_ADD) {
-                result = atomicResults.buffer().order(ByteOrder.nativeOrder()).getLong(8 * slot);
-            }
-            if (op.buffer != null) {
-                op.buffer.release();
-            }
-            op.complete(result);
+            succeed(op, result);
         } else if (status == WorkCompletion.WR_FLUSH_ERR && !isOpen()) {
             failOp(op, closedException()); // flushed by our own close
         } else {
@@ -427,6 +492,13 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         if (finishClose) {
             finishGracefulClose();
         }
+    }
+
+    private static void succeed(ChannelOp op, Object result) {
+        if (op.buffer != null) {
+            op.buffer.release();
+        }
+        op.complete(result);
     }
 
     private void onQueuePairError(String verb, int status) {
@@ -518,9 +590,8 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         }
         repostSlots.putInt(4 * repostCount++, slot);
         creditsToReturn++;
-        if (inLoop && !dirty) { // the batch end flushes it; other threads flush at once
-            dirty = true;
-            context.registry().markDirty(this);
+        if (inLoop) { // the batch end flushes it; other threads flush at once
+            markDirty();
         }
     }
 
@@ -536,25 +607,13 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         if (state == State.CLOSED) {
             return;
         }
-        try {
-            flushReposts();
-            if (creditsToReturn >= creditThreshold && queue.isEmpty() && state == State.OPEN) {
-                ChannelOp credit = new ChannelOp(ChannelOp.Kind.CREDIT, null, 0, 0, 0, 0, 0, 0, 0);
-                if (canPost(credit)) {
-                    post(credit);
-                }
+        if (creditsToReturn >= creditThreshold && queue.isEmpty() && state == State.OPEN) {
+            ChannelOp credit = new ChannelOp(ChannelOp.Kind.CREDIT, null, 0, 0, 0, 0, 0, 0, 0);
+            if (canPost(credit)) {
+                post(credit);
             }
-        } catch (RuntimeException e) {
-            closeWithCauseLater(e);
         }
-    }
-
-    private void flushReposts() {
-        if (repostCount > 0) {
-            int count = repostCount;
-            repostCount = 0;
-            NativeChannel.repost0(handle, repostAddress, count);
-        }
+        flushPosts();
     }
 
     // ---- closing ----------------------------------------------------------------------------------
@@ -636,6 +695,9 @@ final class JniChannel extends NativeResource implements RdmaChannel {
                     ops[slot] = null;
                 }
             }
+            orderSize = 0;
+            posts.clear();
+            repostCount = 0;
             failed.addAll(queue);
             queue.clear();
             held.clear();

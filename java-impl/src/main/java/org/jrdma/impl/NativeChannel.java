@@ -31,15 +31,9 @@ final class NativeChannel {
 
     static native void destroy0(long context, long channel);
 
-    static native void send0(long channel, int slot, int type, int credits, long messageId, long address, int length, int lkey);
-
-    static native void write0(long channel, int slot, long address, int length, int lkey, long remoteAddress, int rkey,
-                              boolean withImmediate, int immediate);
-
-    static native void read0(long channel, int slot, long address, int length, int lkey, long remoteAddress, int rkey);
-
-    static native void atomic0(long channel, int slot, boolean compareAndSwap, long address, int lkey, long remoteAddress,
-                               int rkey, long compareOrAdd, long swap);
-
-    static native void repost0(long channel, long slotsAddress, int count);
+    /**
+     * Re-posts {@code repostCount} receive slots (ints at {@code repostSlots}), then posts {@code count}
+     * work requests (64-byte {@link PostBuffer} records at {@code requests}) with one ibv_post_send.
+     */
+    static native void postBatch0(long channel, long requests, int count, long repostSlots, int repostCount);
 }
