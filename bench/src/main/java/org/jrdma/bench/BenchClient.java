@@ -53,10 +53,13 @@ final class BenchClient {
     }
 
     Result run(String test, int size) throws Exception {
+        return run(test, size, iterationsFor(test, size, options));
+    }
+
+    Result run(String test, int size, int iterations) throws Exception {
         if (test.startsWith("send") && size > BenchOptions.EAGER - 16) {
             return Result.skipped(test, size, "n/a: sends above 64 KiB need the rendezvous protocol (not implemented yet)");
         }
-        int iterations = iterationsFor(test, size, options);
         int total = options.warmup + iterations;
         Session session = new Session();
         RdmaChannel channel = context.connect(server, local, session).get(60, TimeUnit.SECONDS);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,13 +15,16 @@ import java.util.regex.Pattern;
 /**
  * {@code compare-report DIR}: joins the outputs that bench/vm-compare.sh left in DIR — perftest's
  * (perftest-TEST-SIZE.txt) and jrdma's (java-MODE.csv, native.csv) — into one table with the ratios
- * jrdma/perftest (latency: p50 vs perftest's t_typical; bandwidth: MiB/s vs BW average).
+ * jrdma/perftest (latency: p50 vs perftest's t_typical; bandwidth: MiB/s vs BW average). When DIR
+ * holds several rounds (round-N/), each cell is the median over the rounds, and each ratio the
+ * median of the per-round ratios (a ratio only ever compares figures of the same round).
  */
 final class CompareReport {
     private static final Pattern LAT_ROW = Pattern.compile(
             "(?m)^\\s*(\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)");
     private static final Pattern BW_ROW = Pattern.compile(
             "(?m)^\\s*(\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
+    private static final List<String> OURS = List.of("java-event", "java-busy", "native");
 
     private CompareReport() {
     }
@@ -31,8 +35,44 @@ final class CompareReport {
             return 2;
         }
         Path dir = Path.of(args[0]);
-        Map<String, Map<String, Double>> ours = new LinkedHashMap<>(); // "test size" -> column -> value
-        for (String column : List.of("java-event", "java-busy", "native")) {
+        List<Path> roundDirs;
+        try (var files = Files.list(dir)) {
+            roundDirs = files.filter(p -> p.getFileName().toString().matches("round-\\d+") && Files.isDirectory(p))
+                    .sorted().toList();
+        }
+        if (roundDirs.isEmpty()) {
+            roundDirs = List.of(dir);
+        }
+        List<Map<String, Map<String, Double>>> rounds = new ArrayList<>();
+        for (Path round : roundDirs) {
+            rounds.add(load(round));
+        }
+        out.printf("%-10s %9s %12s %12s %9s %12s %9s %12s %9s%n", "test", "bytes", "perftest", "java-event", "ratio",
+                "java-busy", "ratio", "native", "ratio");
+        for (String test : BenchOptions.ALL_TESTS) {
+            for (int size : sizes(rounds, test)) {
+                String key = test + " " + size;
+                StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %9d %12s", test, size,
+                        v(median(rounds, key, "perftest", null))));
+                for (String column : OURS) {
+                    line.append(String.format(Locale.ROOT, " %12s %9s", v(median(rounds, key, column, null)),
+                            v(median(rounds, key, column, "perftest"))));
+                }
+                out.println(line);
+            }
+        }
+        out.println("latency: microseconds (perftest t_typical vs jrdma p50, one-way for send/write, round trip for read);"
+                + " bandwidth: MiB/s (BW average vs jrdma). ratio = jrdma / perftest.");
+        if (rounds.size() > 1) {
+            out.println("medians over " + rounds.size() + " rounds; each ratio is the median of the per-round ratios.");
+        }
+        return 0;
+    }
+
+    /** One round: "test size" -> column (perftest, java-event, java-busy, native) -> value. */
+    private static Map<String, Map<String, Double>> load(Path dir) throws IOException {
+        Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
+        for (String column : OURS) {
             Path csv = dir.resolve(column + ".csv");
             if (!Files.exists(csv)) {
                 continue;
@@ -42,39 +82,49 @@ final class CompareReport {
                 if (f[0].equals("test") || f.length < 8) {
                     continue;
                 }
-                String key = f[0] + " " + f[1];
                 String value = f[0].endsWith("_lat") ? f[3] : f[6];
                 if (!value.isEmpty()) {
-                    ours.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(column, Double.parseDouble(value));
+                    cells.computeIfAbsent(f[0] + " " + f[1], k -> new LinkedHashMap<>()).put(column, Double.parseDouble(value));
                 }
             }
         }
-        out.printf("%-10s %9s %12s %12s %9s %12s %9s %12s %9s%n", "test", "bytes", "perftest", "java-event", "ratio",
-                "java-busy", "ratio", "native", "ratio");
-        for (String test : BenchOptions.ALL_TESTS) {
-            for (Path file : sortedPerftestFiles(dir, test)) {
-                int size = Integer.parseInt(file.getFileName().toString().replaceAll(".*-(\\d+)\\.txt", "$1"));
-                Double reference = perftest(file, test.endsWith("_lat"));
-                Map<String, Double> row = ours.getOrDefault(test + " " + size, Map.of());
-                out.printf(Locale.ROOT, "%-10s %9d %12s %12s %9s %12s %9s %12s %9s%n", test, size, v(reference),
-                        v(row.get("java-event")), ratio(row.get("java-event"), reference), v(row.get("java-busy")),
-                        ratio(row.get("java-busy"), reference), v(row.get("native")), ratio(row.get("native"), reference));
+        try (var files = Files.list(dir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Matcher name = Pattern.compile("perftest-(\\w+_(?:lat|bw))-(\\d+)\\.txt").matcher(file.getFileName().toString());
+                if (name.matches()) {
+                    Double value = perftest(file, name.group(1).endsWith("_lat"));
+                    if (value != null) {
+                        cells.computeIfAbsent(name.group(1) + " " + name.group(2), k -> new LinkedHashMap<>())
+                                .put("perftest", value);
+                    }
+                }
             }
         }
-        out.println("latency: microseconds (perftest t_typical vs jrdma p50, one-way for send/write, round trip for read);"
-                + " bandwidth: MiB/s (BW average vs jrdma). ratio = jrdma / perftest.");
-        return 0;
+        return cells;
     }
 
-    private static List<Path> sortedPerftestFiles(Path dir, String test) throws IOException {
-        try (var files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith("perftest-" + test + "-"))
-                    .sorted((a, b) -> Integer.compare(size(a), size(b))).toList();
+    private static List<Integer> sizes(List<Map<String, Map<String, Double>>> rounds, String test) {
+        return rounds.stream().flatMap(r -> r.keySet().stream()).filter(k -> k.startsWith(test + " "))
+                .map(k -> Integer.parseInt(k.substring(test.length() + 1))).distinct().sorted().toList();
+    }
+
+    /** The median over the rounds of a column's value, or of its ratio to another column of the same round. */
+    private static Double median(List<Map<String, Map<String, Double>>> rounds, String key, String column, String over) {
+        List<Double> values = new ArrayList<>();
+        for (Map<String, Map<String, Double>> round : rounds) {
+            Map<String, Double> row = round.getOrDefault(key, Map.of());
+            Double value = row.get(column);
+            Double reference = over == null ? Double.valueOf(1) : row.get(over);
+            if (value != null && reference != null && reference != 0) {
+                values.add(value / reference);
+            }
         }
-    }
-
-    private static int size(Path p) {
-        return Integer.parseInt(p.getFileName().toString().replaceAll(".*-(\\d+)\\.txt", "$1"));
+        if (values.isEmpty()) {
+            return null;
+        }
+        values.sort(null);
+        int n = values.size();
+        return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
     }
 
     private static Double perftest(Path file, boolean latency) throws IOException {
@@ -88,9 +138,5 @@ final class CompareReport {
 
     private static String v(Double value) {
         return value == null ? "-" : String.format(Locale.ROOT, "%.2f", value);
-    }
-
-    private static String ratio(Double ours, Double reference) {
-        return ours == null || reference == null || reference == 0 ? "-" : String.format(Locale.ROOT, "%.2f", ours / reference);
     }
 }
