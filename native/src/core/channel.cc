@@ -3,6 +3,8 @@
 #include <arpa/inet.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -203,6 +205,16 @@ void Channel::post_batch(const WorkRequestDescriptor* requests, int count) {
   for (int i = 0; i < count; ++i) {
     build(requests[i], batch_wrs_[static_cast<std::size_t>(i)], &batch_sges_[2 * static_cast<std::size_t>(i)]);
     batch_wrs_[static_cast<std::size_t>(i)].next = i + 1 < count ? &batch_wrs_[static_cast<std::size_t>(i) + 1] : nullptr;
+  }
+  // JRDMA_TRACE_CQ=1 also prints every posted chain (diagnostics; docs/testing.md).
+  static const bool trace = std::getenv("JRDMA_TRACE_CQ") != nullptr;
+  if (trace) {
+    std::string slots;
+    for (int i = 0; i < count; ++i) {
+      slots += " " + std::to_string(requests[i].slot) + verb_name(requests[i].kind) +
+               ((requests[i].flags & kWorkRequestSignaled) != 0 ? "*" : "");
+    }
+    std::fprintf(stderr, "jrdma post: key %u qp %u:%s\n", key_, id_->qp->qp_num, slots.c_str());
   }
   ibv_send_wr* bad = nullptr;
   if (int rc = ibv_post_send(id_->qp, batch_wrs_.data(), &bad); rc != 0) {

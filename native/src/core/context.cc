@@ -513,8 +513,14 @@ int Context::poll_cq(EventRecord* out, int capacity) {
     int want = capacity - n < kBatch ? capacity - n : kBatch;
     int got = ibv_poll_cq(cq_.get(), want, wc);
     if (got < 0) throw RdmaError(ErrorKind::kNative, "ibv_poll_cq() failed: " + std::to_string(got), EIO);
+    // JRDMA_TRACE_CQ=1 prints every work completion (diagnostics; docs/testing.md).
+    static const bool trace = std::getenv("JRDMA_TRACE_CQ") != nullptr;
     for (int i = 0; i < got; ++i) {
       const ibv_wc& w = wc[i];
+      if (trace) {
+        std::fprintf(stderr, "jrdma cq: key %u %s slot %u status %d opcode %d qp %u\n", wr_id_key(w.wr_id),
+                     wr_id_is_receive(w.wr_id) ? "recv" : "send", wr_id_slot(w.wr_id), w.status, w.opcode, w.qp_num);
+      }
       Channel* channel = lookup(wr_id_key(w.wr_id));
       if (channel == nullptr) continue;  // the channel was destroyed: a late (flushed) completion
       const int64_t wr_id = static_cast<int64_t>(w.wr_id);

@@ -34,6 +34,7 @@ public class HotPathBenchmarks {
     private EventRecords records;
     private ByteBuffer raw;
     private RemoteBuffer token;
+    private PostBuffer posts;
 
     @Setup
     public void setUp() {
@@ -53,6 +54,7 @@ public class HotPathBenchmarks {
         records = new EventRecords(EventLoop.BATCH);
         raw = ByteBuffer.allocateDirect(EventLoop.BATCH * EventRecords.RECORD_BYTES).order(ByteOrder.nativeOrder());
         token = new RemoteBuffer(1 << 20, 1 << 20, 42);
+        posts = new PostBuffer(128, 16);
     }
 
     /** The use count every operation takes and gives back on its buffer. */
@@ -78,6 +80,17 @@ public class HotPathBenchmarks {
     @Benchmark
     public Object newOperation() {
         return new ChannelOp(ChannelOp.Kind.WRITE, null, 0, 64, 4096, 1, 0, 0, 0);
+    }
+
+    /** Writing the work-request records of a 64-operation batch and choosing which are signaled. */
+    @Benchmark
+    @OperationsPerInvocation(64)
+    public void encodeBatchOfWorkRequests() {
+        for (int i = 0; i < 64; i++) {
+            posts.add(ChannelOp.Kind.SEND, i, 1, 0x1000, 64, 7, 0, 0, 0, i, 0, 0);
+        }
+        posts.markSignals();
+        posts.clear();
     }
 
     /** Local bounds check before a one-sided operation. */

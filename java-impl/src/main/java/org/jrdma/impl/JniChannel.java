@@ -761,8 +761,13 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         }
     }
 
+    /** Also the state of the send side, for diagnosing an operation that does not complete. */
     @Override
     public String toString() {
-        return describe();
+        synchronized (lock) {
+            return describe() + " (" + state + ", " + (depth - freeCount) + " operations posted or waiting to be posted, "
+                    + posts.count() + " of them waiting for the end of the event-loop batch, " + queue.size()
+                    + " queued for credits or slots, " + credits + " credits)";
+        }
     }
 }
