@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -585,6 +586,10 @@ int Context::busy_wait(EventRecord* out, int capacity, int timeout_ms) {
       n = check_fds(out, capacity, 0);
       if (n > 0) return n;
       if (timeout_ms >= 0 && std::chrono::steady_clock::now() >= deadline) return 0;
+      // Idle for a while: let other runnable threads of this CPU go first (an application thread
+      // that shares the CPU, e.g. one spinning on memory a peer writes). Returns at once when
+      // nothing else wants the CPU.
+      sched_yield();
     }
   }
 }

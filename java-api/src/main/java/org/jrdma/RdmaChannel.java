@@ -9,6 +9,14 @@ import java.util.concurrent.CompletableFuture;
  * ({@link RdmaOperationException} carries the ibv_wc_status). Offsets are checked before posting,
  * so a bad range is an {@link IllegalArgumentException}, never a broken queue pair. After a queue
  * pair error the channel closes and every pending and later operation fails with the same cause.
+ *
+ * <p>Operations issued on the context's event-loop thread (from a {@link ChannelHandler} or a
+ * future's callback) are posted together when the loop finishes its current batch of events — one
+ * doorbell for all of them — so such a caller must not wait for their futures; chain on them
+ * instead. Futures complete in the order their operations were issued on the channel. An
+ * operation issued from another thread may complete before a callback is attached to its future;
+ * the callback then runs at once in the attaching thread — a chain that issues the next operation
+ * from each callback should loop rather than recurse there, or its stack grows with every step.
  */
 public interface RdmaChannel extends AutoCloseable {
     InetSocketAddress remoteAddress();

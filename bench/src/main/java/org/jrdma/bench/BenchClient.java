@@ -154,9 +154,15 @@ final class BenchClient {
         Histogram histogram = new Histogram(3);
         CountDownLatch done = new CountDownLatch(1);
         int total = options.warmup + iterations;
+        // Each completion posts the next READ. A READ can complete before whenComplete is attached
+        // (it then runs the callback inline, on the posting thread): such a callback only records
+        // and returns, and the outer call posts the next — the chain must not grow the stack (it
+        // once overflowed it after about a thousand reads, silently ending the chain).
         BiConsumer<Object, Throwable> next = new BiConsumer<>() {
             int count;
             long start = System.nanoTime();
+            boolean posting; // one READ in flight: callbacks never run concurrently
+            boolean postAgain;
 
             @Override
             public void accept(Object ignored, Throwable failure) {
@@ -174,12 +180,22 @@ final class BenchClient {
                     done.countDown();
                     return;
                 }
-                start = System.nanoTime();
+                if (posting) {
+                    postAgain = true;
+                    return;
+                }
+                posting = true;
                 try {
-                    channel.read(remote, 0, buffer, 0, size).whenComplete(this);
+                    do {
+                        postAgain = false;
+                        start = System.nanoTime();
+                        channel.read(remote, 0, buffer, 0, size).whenComplete(this);
+                    } while (postAgain);
                 } catch (RuntimeException e) {
                     progress.println("read_lat: posting read " + count + " failed: " + e);
                     done.countDown();
+                } finally {
+                    posting = false;
                 }
             }
         };
@@ -266,7 +282,8 @@ final class BenchClient {
                 + "; a second READ posted then " + (probeDone ? "completed" : "did not complete either") + ", and "
                 + (afterProbe > 0 ? "the stuck one completed with it (" + afterProbe + " more reads of the chain completed"
                         + (finished ? ", the chain finished)" : " before it stalled again)") : "the stuck one stayed pending")
-                + ". Queue pairs before the probe: " + before + "; after: " + queuePairs() + "; device counters: " + counters;
+                + "; channel now: " + channel + ". Queue pairs before the probe: " + before + "; after: " + queuePairs()
+                + "; device counters: " + counters;
     }
 
     /** `rdma resource show qp` for RC queue pairs (state and PSNs), or why not. */

@@ -419,10 +419,14 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         }
         try {
             NativeChannel.postBatch0(handle, posts.address(), count, repostAddress, reposts);
-        } catch (RuntimeException e) {
-            // Some of the requests may be on the queue pair, some not: closing the channel fails each
-            // pending operation exactly once, with this cause.
+        } catch (RuntimeException | Error e) {
+            // Some of the requests may be on the queue pair, some not (or none: a StackOverflowError
+            // at the JNI call): closing the channel fails each pending operation exactly once, with
+            // this cause, instead of leaving one waiting for a completion that never comes.
             closeWithCauseLater(e);
+            if (e instanceof Error) {
+                throw (Error) e;
+            }
         }
     }
 
@@ -765,9 +769,17 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     @Override
     public String toString() {
         synchronized (lock) {
-            return describe() + " (" + state + ", " + (depth - freeCount) + " operations posted or waiting to be posted, "
-                    + posts.count() + " of them waiting for the end of the event-loop batch, " + queue.size()
-                    + " queued for credits or slots, " + credits + " credits)";
+            StringBuilder inFlight = new StringBuilder();
+            for (int i = 0; i < orderSize; i++) {
+                int slot = postedOrder[(orderHead + i) % depth];
+                ChannelOp op = ops[slot];
+                inFlight.append(i == 0 ? "" : ", ").append(slot).append(':')
+                        .append(op == null ? "none" : op.kind + (op.isDone() ? "(done)" : ""));
+            }
+            return describe() + " (" + state + ", " + (depth - freeCount) + " operations posted or waiting to be posted ["
+                    + inFlight + "], " + posts.count() + " of them waiting for the end of the event-loop batch"
+                    + (dirty ? " (flush pending)" : "") + ", " + queue.size() + " queued for credits or slots, " + credits
+                    + " credits)";
         }
     }
 }
