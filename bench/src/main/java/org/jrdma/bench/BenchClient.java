@@ -29,6 +29,8 @@ final class BenchClient {
     private final BenchOptions options;
     private final PrintStream progress;
     private final java.util.concurrent.atomic.AtomicLong completedReads = new java.util.concurrent.atomic.AtomicLong();
+    /** Per thread: {inside a bandwidth callback, operations it still owes}; see bandwidth(). */
+    private static final ThreadLocal<int[]> CHAIN = ThreadLocal.withInitial(() -> new int[2]);
 
     BenchClient(RdmaContext context, InetSocketAddress server, InetAddress local, BenchOptions options, PrintStream progress) {
         this.context = context;
@@ -239,7 +241,22 @@ final class BenchClient {
                 if (completed.incrementAndGet() == iterations) {
                     done.countDown();
                 } else if (posted.incrementAndGet() <= iterations) {
-                    post.get().whenComplete(this);
+                    // As in read_lat: an operation that completed before its callback was attached runs
+                    // the callback inline; that call leaves the posting to the outer one on this thread.
+                    int[] state = CHAIN.get();
+                    if (state[0] > 0) {
+                        state[1]++;
+                        return;
+                    }
+                    state[0] = 1;
+                    try {
+                        for (int owed = 1; owed > 0; owed += state[1], state[1] = 0) {
+                            owed--;
+                            post.get().whenComplete(this);
+                        }
+                    } finally {
+                        state[0] = 0;
+                    }
                 }
             }
         };
