@@ -225,46 +225,27 @@ void Channel::post_batch(const WorkRequestDescriptor* requests, int count) {
   }
 }
 
+// The single-request forms fill one descriptor (field order as in work_request.h) and post it.
 void Channel::post_send(uint32_t slot, wire::MessageType type, uint16_t credits, uint64_t message_id,
                         uint64_t address, uint32_t length, uint32_t lkey) {
-  WorkRequestDescriptor d{};
-  d.kind = static_cast<uint8_t>(type == wire::MessageType::kData ? WorkRequestKind::kSend : WorkRequestKind::kCredit);
-  d.flags = kWorkRequestSignaled;
-  d.credits = credits;
-  d.slot = slot;
-  d.local_address = address;
-  d.length = length;
-  d.lkey = lkey;
-  d.message_id = message_id;
+  auto kind = type == wire::MessageType::kData ? WorkRequestKind::kSend : WorkRequestKind::kCredit;
+  WorkRequestDescriptor d{static_cast<uint8_t>(kind), kWorkRequestSignaled, credits, slot, address, length, lkey,
+                          0, 0, 0, message_id, 0, 0};
   post_batch(&d, 1);
 }
 
 void Channel::post_write(uint32_t slot, uint64_t address, uint32_t length, uint32_t lkey, uint64_t remote_address,
                          uint32_t rkey, bool with_immediate, uint32_t immediate) {
-  WorkRequestDescriptor d{};
-  d.kind = static_cast<uint8_t>(with_immediate ? WorkRequestKind::kWriteWithImmediate : WorkRequestKind::kWrite);
-  d.flags = kWorkRequestSignaled;
-  d.slot = slot;
-  d.local_address = address;
-  d.length = length;
-  d.lkey = lkey;
-  d.remote_address = remote_address;
-  d.rkey = rkey;
-  d.immediate = immediate;
+  auto kind = with_immediate ? WorkRequestKind::kWriteWithImmediate : WorkRequestKind::kWrite;
+  WorkRequestDescriptor d{static_cast<uint8_t>(kind), kWorkRequestSignaled, 0, slot, address, length, lkey,
+                          remote_address, rkey, immediate, 0, 0, 0};
   post_batch(&d, 1);
 }
 
 void Channel::post_read(uint32_t slot, uint64_t address, uint32_t length, uint32_t lkey, uint64_t remote_address,
                         uint32_t rkey) {
-  WorkRequestDescriptor d{};
-  d.kind = static_cast<uint8_t>(WorkRequestKind::kRead);
-  d.flags = kWorkRequestSignaled;
-  d.slot = slot;
-  d.local_address = address;
-  d.length = length;
-  d.lkey = lkey;
-  d.remote_address = remote_address;
-  d.rkey = rkey;
+  WorkRequestDescriptor d{static_cast<uint8_t>(WorkRequestKind::kRead), kWorkRequestSignaled, 0, slot, address, length,
+                          lkey, remote_address, rkey, 0, 0, 0, 0};
   post_batch(&d, 1);
 }
 

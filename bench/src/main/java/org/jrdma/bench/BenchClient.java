@@ -29,8 +29,6 @@ final class BenchClient {
     private final BenchOptions options;
     private final PrintStream progress;
     private final java.util.concurrent.atomic.AtomicLong completedReads = new java.util.concurrent.atomic.AtomicLong();
-    /** Per thread: {inside a bandwidth callback, operations it still owes}; see bandwidth(). */
-    private static final ThreadLocal<int[]> CHAIN = ThreadLocal.withInitial(() -> new int[2]);
 
     BenchClient(RdmaContext context, InetSocketAddress server, InetAddress local, BenchOptions options, PrintStream progress) {
         this.context = context;
@@ -156,15 +154,20 @@ final class BenchClient {
         Histogram histogram = new Histogram(3);
         CountDownLatch done = new CountDownLatch(1);
         int total = options.warmup + iterations;
-        // Each completion posts the next READ. A READ can complete before whenComplete is attached
-        // (it then runs the callback inline, on the posting thread): such a callback only records
-        // and returns, and the outer call posts the next — the chain must not grow the stack (it
-        // once overflowed it after about a thousand reads, silently ending the chain).
+        // Each completion posts the next READ, through CallbackChain (a READ may complete before its
+        // callback is attached; see there).
         BiConsumer<Object, Throwable> next = new BiConsumer<>() {
             int count;
             long start = System.nanoTime();
-            boolean posting; // one READ in flight: callbacks never run concurrently
-            boolean postAgain;
+            final Runnable postRead = () -> {
+                start = System.nanoTime();
+                try {
+                    channel.read(remote, 0, buffer, 0, size).whenComplete(this);
+                } catch (RuntimeException e) {
+                    progress.println("read_lat: posting read " + count + " failed: " + e);
+                    done.countDown();
+                }
+            };
 
             @Override
             public void accept(Object ignored, Throwable failure) {
@@ -182,23 +185,7 @@ final class BenchClient {
                     done.countDown();
                     return;
                 }
-                if (posting) {
-                    postAgain = true;
-                    return;
-                }
-                posting = true;
-                try {
-                    do {
-                        postAgain = false;
-                        start = System.nanoTime();
-                        channel.read(remote, 0, buffer, 0, size).whenComplete(this);
-                    } while (postAgain);
-                } catch (RuntimeException e) {
-                    progress.println("read_lat: posting read " + count + " failed: " + e);
-                    done.countDown();
-                } finally {
-                    posting = false;
-                }
+                CallbackChain.post(postRead);
             }
         };
         channel.read(remote, 0, buffer, 0, size).whenComplete(next);
@@ -231,6 +218,8 @@ final class BenchClient {
         AtomicInteger completed = new AtomicInteger();
         Throwable[] failure = new Throwable[1];
         BiConsumer<Void, Throwable> onComplete = new BiConsumer<>() {
+            final Runnable postNext = () -> post.get().whenComplete(this);
+
             @Override
             public void accept(Void ignored, Throwable error) {
                 if (error != null && failure[0] == null) {
@@ -241,22 +230,7 @@ final class BenchClient {
                 if (completed.incrementAndGet() == iterations) {
                     done.countDown();
                 } else if (posted.incrementAndGet() <= iterations) {
-                    // As in read_lat: an operation that completed before its callback was attached runs
-                    // the callback inline; that call leaves the posting to the outer one on this thread.
-                    int[] state = CHAIN.get();
-                    if (state[0] > 0) {
-                        state[1]++;
-                        return;
-                    }
-                    state[0] = 1;
-                    try {
-                        for (int owed = 1; owed > 0; owed += state[1], state[1] = 0) {
-                            owed--;
-                            post.get().whenComplete(this);
-                        }
-                    } finally {
-                        state[0] = 0;
-                    }
+                    CallbackChain.post(postNext);
                 }
             }
         };
