@@ -1,19 +1,27 @@
-#!/bin/sh
-# Inside the test-rxe VM (one rxe device, loopback QPs): perftest, the native benchmark and the
-# Java tool on the same device in the same boot, each server pinned to vCPU 0 and each client to
-# vCPU 1. Everything runs JRDMA_COMPARE_ROUNDS times (default 3; the event-mode Java run only in
-# the first round), because single runs on a shared, emulated machine vary by tens of percent; the
-# table gives medians. Raw outputs go to $1/round-N; bench/compare runs this.
+#!/usr/bin/env bash
+# Inside the test-rxe VM (one rxe device, loopback QPs): perftest, the native benchmark and the Java
+# tool (busy-poll and event mode) on the same device in the same boot, each server pinned to vCPU 0
+# and each client to vCPU 1. The tools are INTERLEAVED case by case: for every test and size, all
+# tools run back to back (in an order that rotates from round to round), so a ratio compares runs
+# seconds apart instead of minutes; the machine's drift (perftest alone moved 2x between rounds when
+# every tool ran its whole suite in turn) then hits both sides alike. The Java tools are long-lived
+# (--cases-from-stdin: the JVM warms up once, then takes one case per line) and are stopped with
+# SIGSTOP while other tools run, so a spinning busy-poll loop steals no CPU from them.
+# Everything runs JRDMA_COMPARE_ROUNDS times (default 5); raw outputs go to $1/round-N and the table
+# (medians and spread) to $1/table.txt. bench/compare runs this.
 set -u
 out=${1:?results dir}
-rounds=${JRDMA_COMPARE_ROUNDS:-3}
+rounds=${JRDMA_COMPARE_ROUNDS:-5}
 sizes=${JRDMA_COMPARE_SIZES:-"8 64 4096 65536 1048576"}
+tests=${JRDMA_COMPARE_TESTS:-"send_lat write_lat read_lat send_bw write_bw read_bw"}
 lat_iters=${JRDMA_COMPARE_LAT_ITERS:-1000}
 bw_iters=${JRDMA_COMPARE_BW_ITERS:-1000}
 jar=bench/target/jrdma-bench.jar
+native=build/bench/jrdma_native_bench
 ip=10.77.0.1
 mkdir -p "$out"
 echo "machine: $(nproc) vCPUs, kernel $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" | tee "$out/machine.txt"
+csv_header="test,bytes,iterations,p50_us,p99_us,p999_us,mib_per_s,mmsg_per_s,note"
 
 iterations() { # the same scaling as BenchClient.iterationsFor
   case "$1" in
@@ -23,41 +31,112 @@ iterations() { # the same scaling as BenchClient.iterationsFor
   echo "$n"
 }
 
+# waits until something listens on TCP port $1 (perftest's server exchanges its QP data over TCP)
+wait_listening() {
+  for _ in $(seq 1 100); do
+    ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 port=18700
+run_perftest() { # test size iterations dir
+  port=$((port + 1))
+  taskset -c 0 "ib_$1" -d rxe0 -x 1 -s "$2" -n "$3" -p "$port" > "$4/perftest-server-$1-$2.txt" 2>&1 &
+  local server=$!
+  wait_listening "$port" || sleep 2
+  taskset -c 1 "ib_$1" -d rxe0 -x 1 -s "$2" -n "$3" -p "$port" "$ip" > "$4/perftest-$1-$2.txt" 2>&1
+  sleep 0.2; kill "$server" 2>/dev/null; wait "$server" 2>/dev/null
+}
+
+run_native() { # test size dir
+  [ -x "$native" ] || return 0
+  local rows="$3/native-case.csv"
+  taskset -c 0,1 "$native" --tests "$1" --sizes "$2" --lat-iters "$lat_iters" --bw-iters "$bw_iters" --csv "$rows" \
+    >> "$3/native.txt" 2>&1
+  [ -f "$3/native.csv" ] || echo "$csv_header" > "$3/native.csv"
+  [ -f "$rows" ] && tail -n +2 "$rows" >> "$3/native.csv"
+  rm -f "$rows"
+}
+
+# The long-lived Java pairs: mode -> server pid, client pid, command and reply descriptors. Their
+# pipes live in the guest's own /tmp (the shared project folder cannot hold FIFOs).
+declare -A java_server java_client java_cmd java_reply
+fifos=$(mktemp -d)
+start_java() { # mode
+  local mode=$1
+  port=$((port + 1))
+  taskset -c 0 java -jar "$jar" bench --server "$ip:$port" --mode "$mode" > "$out/java-$mode-server.log" 2>&1 &
+  java_server[$mode]=$!
+  for _ in $(seq 1 240); do grep -q "bench server on" "$out/java-$mode-server.log" && break; sleep 0.5; done
+  mkfifo "$fifos/$mode.in" "$fifos/$mode.out" || exit 1
+  taskset -c 1 java -jar "$jar" bench --connect "$ip:$port" --local "$ip" --mode "$mode" --lat-iters "$lat_iters" \
+    --bw-iters "$bw_iters" --tests "$(echo $tests | tr ' ' ',')" --cases-from-stdin < "$fifos/$mode.in" > "$fifos/$mode.out" 2> "$out/java-$mode-client.log" &
+  java_client[$mode]=$!
+  local cmd reply
+  exec {cmd}> "$fifos/$mode.in"
+  exec {reply}< "$fifos/$mode.out"
+  java_cmd[$mode]=$cmd
+  java_reply[$mode]=$reply
+  local line
+  if read -r line <&"$reply"; then
+    echo "[compare] java $mode: $line" | tee -a "$out/machine.txt" >&2
+  else
+    echo "[compare] java $mode did not start; see $out/java-$mode-*.log" >&2
+  fi
+  kill -STOP "${java_client[$mode]}" "${java_server[$mode]}"
+}
+
+run_java() { # mode test size dir
+  local mode=$1 row
+  kill -CONT "${java_server[$mode]}" "${java_client[$mode]}"
+  echo "$2 $3" >&"${java_cmd[$mode]}"
+  if ! read -r row <&"${java_reply[$mode]}"; then
+    row="$2,$3,0,,,,,,FAILED: the Java client exited (see java-$mode-client.log)"
+  fi
+  kill -STOP "${java_client[$mode]}" "${java_server[$mode]}"
+  [ -f "$4/java-$mode.csv" ] || echo "$csv_header" > "$4/java-$mode.csv"
+  echo "$row" >> "$4/java-$mode.csv"
+}
+
+stop_java() {
+  local mode fd
+  for mode in "${!java_cmd[@]}"; do
+    kill -CONT "${java_server[$mode]}" "${java_client[$mode]}"
+    fd=${java_cmd[$mode]}
+    exec {fd}>&-  # end of its stdin: the client finishes
+    wait "${java_client[$mode]}" 2>/dev/null
+    kill "${java_server[$mode]}" 2>/dev/null; wait "${java_server[$mode]}" 2>/dev/null
+  done
+}
+
+echo "[compare] starting the Java tools (JIT warm-up)" >&2
+start_java busy
+start_java event
+
+tools=(perftest java-busy java-event native)
 for round in $(seq 1 "$rounds"); do
   round_dir="$out/round-$round"
   mkdir -p "$round_dir"
-  echo "[compare] round $round of $rounds" >&2
-  for test in send_lat write_lat read_lat send_bw write_bw read_bw; do
+  # Rotate the order: in round r the tool at position (r-1) mod 4 runs first.
+  first=$(( (round - 1) % ${#tools[@]} ))
+  order=("${tools[@]:first}" "${tools[@]:0:first}")
+  echo "[compare] round $round of $rounds, order: ${order[*]}" >&2
+  for test in $tests; do
     for size in $sizes; do
       n=$(iterations "$test" "$size")
-      port=$((port + 1))
-      echo "[compare] perftest ib_$test $size bytes x $n" >&2
-      taskset -c 0 "ib_$test" -d rxe0 -x 1 -s "$size" -n "$n" -p "$port" > "$round_dir/perftest-server-$test-$size.txt" 2>&1 &
-      server=$!
-      sleep 2
-      taskset -c 1 "ib_$test" -d rxe0 -x 1 -s "$size" -n "$n" -p "$port" "$ip" > "$round_dir/perftest-$test-$size.txt" 2>&1
-      sleep 0.5; kill "$server" 2>/dev/null; wait "$server" 2>/dev/null
+      echo "[compare] round $round: $test $size bytes x $n" >&2
+      for tool in "${order[@]}"; do
+        case $tool in
+          perftest) run_perftest "$test" "$size" "$n" "$round_dir" ;;
+          java-busy) run_java busy "$test" "$size" "$round_dir" ;;
+          java-event) run_java event "$test" "$size" "$round_dir" ;;
+          native) run_native "$test" "$size" "$round_dir" ;;
+        esac
+      done
     done
   done
-
-  java_sizes=$(echo $sizes | tr ' ' ',')
-  modes="busy"; [ "$round" = 1 ] && modes="event busy"
-  for mode in $modes; do
-    port=$((port + 1))
-    echo "[compare] jrdma java ($mode)" >&2
-    taskset -c 0 java -jar "$jar" bench --server "$ip:$port" --mode "$mode" > "$round_dir/java-$mode-server.txt" 2>&1 &
-    server=$!
-    sleep 8
-    taskset -c 1 java -jar "$jar" bench --connect "$ip:$port" --local "$ip" --mode "$mode" --sizes "$java_sizes" \
-      --lat-iters "$lat_iters" --bw-iters "$bw_iters" --csv "$round_dir/java-$mode.csv" --quiet > "$round_dir/java-$mode.txt" 2>&1
-    kill "$server" 2>/dev/null; wait "$server" 2>/dev/null
-  done
-
-  if [ -x build/bench/jrdma_native_bench ]; then
-    echo "[compare] jrdma native" >&2
-    taskset -c 0,1 build/bench/jrdma_native_bench --sizes "$java_sizes" --lat-iters "$lat_iters" --bw-iters "$bw_iters" \
-      --csv "$round_dir/native.csv" > "$round_dir/native.txt" 2>&1
-  fi
 done
+stop_java
 java -jar "$jar" compare-report "$out" | tee "$out/table.txt"

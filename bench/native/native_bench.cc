@@ -30,7 +30,8 @@ struct Options {
   int lat_iters = 1000;
   int bw_iters = 1000;
   int window = 64;
-  int warmup = 200;
+  int warmup = 200;  // untimed iterations per case, at most as many as timed ones (as the Java tool)
+  std::vector<std::string> tests{"send_lat", "write_lat", "read_lat", "send_bw", "write_bw", "read_bw"};
   std::string csv;
 };
 
@@ -185,7 +186,8 @@ Row latency(Pair& p, const std::string& test, int size, const Options& o) {
   uint64_t remote_server = reinterpret_cast<uintptr_t>(s.data.data());
   uint64_t remote_client = reinterpret_cast<uintptr_t>(c.data.data());
   int length = std::max(size, 8);
-  for (int i = 1; i <= o.warmup + n; ++i) {
+  int warmup = std::min(o.warmup, n);
+  for (int i = 1; i <= warmup + n; ++i) {
     double start = now_us();
     if (test == "send_lat") {
       int want = s.messages + 1;
@@ -211,7 +213,7 @@ Row latency(Pair& p, const std::string& test, int size, const Options& o) {
       while (c.completions < want) c.poll();
     }
     double elapsed = now_us() - start;
-    if (i > o.warmup) samples.push_back(test == "read_lat" ? elapsed : elapsed / 2);
+    if (i > warmup) samples.push_back(test == "read_lat" ? elapsed : elapsed / 2);
   }
   Row row{test, size, n};
   row.p50 = percentile(samples, 50);
@@ -227,7 +229,7 @@ Row bandwidth(Pair& p, const std::string& test, int size, const Options& o) {
   uint64_t remote = reinterpret_cast<uintptr_t>(s.data.data());
   double start = 0;
   for (int pass = 0; pass < 2; ++pass) {  // pass 0: warm-up
-    int total = pass == 0 ? o.warmup : n;
+    int total = pass == 0 ? std::min(o.warmup, n) : n;
     int base = c.completions;
     int server_base = s.messages;
     int posted = 0;
@@ -259,15 +261,21 @@ Row bandwidth(Pair& p, const std::string& test, int size, const Options& o) {
   return row;
 }
 
-std::vector<int> parse_sizes(const std::string& text) {
-  std::vector<int> sizes;
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t comma = text.find(',', start);
-    sizes.push_back(std::stoi(text.substr(start, comma - start)));
+    parts.push_back(text.substr(start, comma - start));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
+  return parts;
+}
+
+std::vector<int> parse_sizes(const std::string& text) {
+  std::vector<int> sizes;
+  for (const std::string& part : split_commas(text)) sizes.push_back(std::stoi(part));
   std::sort(sizes.begin(), sizes.end());
   return sizes;
 }
@@ -282,6 +290,7 @@ int main(int argc, char** argv) {
     if (a == "--device") o.device = v;
     else if (a == "--ip") o.ip = v;
     else if (a == "--sizes") o.sizes = parse_sizes(v);
+    else if (a == "--tests") o.tests = split_commas(v);
     else if (a == "--lat-iters") o.lat_iters = std::stoi(v);
     else if (a == "--bw-iters") o.bw_iters = std::stoi(v);
     else if (a == "--window") o.window = std::min(std::stoi(v), 100);
@@ -291,17 +300,23 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  for (const std::string& test : o.tests) {
+    if (test != "send_lat" && test != "write_lat" && test != "read_lat" && test != "send_bw" && test != "write_bw" &&
+        test != "read_bw") {
+      std::fprintf(stderr, "unknown test %s\n", test.c_str());
+      return 2;
+    }
+  }
   try {
     Pair pair;
     open_pair(pair, o, 18900);
     std::vector<Row> rows;
     std::printf("%-10s %9s %7s %10s %10s %10s %11s %9s\n", "test", "bytes", "iters", "p50[us]", "p99[us]", "p99.9[us]",
                 "MiB/s", "Mmsg/s");
-    for (const char* test : {"send_lat", "write_lat", "read_lat", "send_bw", "write_bw", "read_bw"}) {
+    for (const std::string& test : o.tests) {
       for (int size : o.sizes) {
-        if (std::string(test).rfind("send", 0) == 0 && size > static_cast<int>(kEager - 16)) continue;
-        Row r = std::string(test).find("_lat") != std::string::npos ? latency(pair, test, size, o)
-                                                                      : bandwidth(pair, test, size, o);
+        if (test.rfind("send", 0) == 0 && size > static_cast<int>(kEager - 16)) continue;
+        Row r = test.find("_lat") != std::string::npos ? latency(pair, test, size, o) : bandwidth(pair, test, size, o);
         std::printf("%-10s %9d %7d %10.2f %10.2f %10.2f %11.1f %9.4f\n", r.test.c_str(), r.size, r.iters, r.p50, r.p99,
                     r.p999, r.mib, r.mmsg);
         std::fflush(stdout);

@@ -61,16 +61,22 @@ void Channel::create_queue_pair() {
   attr.send_cq = context_.cq();
   attr.recv_cq = context_.cq();
   attr.qp_type = IBV_QPT_RC;
-  attr.cap.max_send_wr = options_.depth;
-  attr.cap.max_recv_wr = options_.depth;
-  attr.cap.max_send_sge = 2;
-  attr.cap.max_recv_sge = 1;
-  attr.cap.max_inline_data = options_.max_inline;
   attr.sq_sig_all = 0;
-  if (rdma_create_qp(id_, context_.pd(), &attr) != 0) {
+  // Inline data is an optimization whose limit differs per device (rxe 512 bytes, others less): a
+  // request above it fails with EINVAL, so ask for less until the device accepts (0 always works).
+  for (uint32_t max_inline = options_.max_inline;; max_inline /= 2) {
+    attr.cap.max_send_wr = options_.depth;  // (the provider may have changed the caps of a failed attempt)
+    attr.cap.max_recv_wr = options_.depth;
+    attr.cap.max_send_sge = 2;
+    attr.cap.max_recv_sge = 1;
+    attr.cap.max_inline_data = max_inline;
+    if (rdma_create_qp(id_, context_.pd(), &attr) == 0) break;
     int err = errno;
+    if (err == EINVAL && max_inline > 0) continue;
     context_.release_cq_entries(2 * static_cast<int>(options_.depth));
-    throw_errno("rdma_create_qp(depth=" + std::to_string(options_.depth) + ")", err);
+    throw_errno("rdma_create_qp(depth=" + std::to_string(options_.depth) + ", max_inline=" + std::to_string(max_inline) +
+                    ")",
+                err);
   }
   qp_created_ = true;
   max_inline_ = attr.cap.max_inline_data;

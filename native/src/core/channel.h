@@ -32,7 +32,7 @@ inline uint32_t wr_id_slot(uint64_t wr_id) { return static_cast<uint32_t>(wr_id 
 struct ChannelOptions {
   uint32_t depth = 128;   // send and receive queue depth; receive credits announced to the peer
   uint32_t eager = 4096;  // bytes per receive buffer, header included
-  uint32_t max_inline = 64;
+  uint32_t max_inline = 236;  // capped by the device's limit at queue pair creation
   uint8_t timeout = 14;
   uint8_t retry_count = 6;
   uint8_t rnr_retry = 6;

@@ -30,6 +30,7 @@ public final class RdmaConfig {
     private final boolean busyPoll;
     private final int completionQueueSize;
     private final int eagerSize;
+    private final int maxInline;
     private final int connectTimeoutMillis;
 
     private RdmaConfig(Builder b) {
@@ -51,6 +52,7 @@ public final class RdmaConfig {
         this.busyPoll = b.busyPoll;
         this.completionQueueSize = b.completionQueueSize;
         this.eagerSize = b.eagerSize;
+        this.maxInline = b.maxInline;
         this.connectTimeoutMillis = b.connectTimeoutMillis;
     }
 
@@ -188,6 +190,15 @@ public final class RdmaConfig {
         return eagerSize;
     }
 
+    /**
+     * Sends and writes of up to this many bytes (a send's 16-byte header included) are copied into the
+     * work request instead of being read from registered memory by the device; the device's own limit
+     * caps it (a queue pair is created with the largest value up to this that the device accepts).
+     */
+    public int maxInline() {
+        return maxInline;
+    }
+
     public int connectTimeoutMillis() {
         return connectTimeoutMillis;
     }
@@ -199,7 +210,7 @@ public final class RdmaConfig {
                 + ", pkeyIndex=" + pkeyIndex + ", queueDepth=" + queueDepth + ", timeout=" + timeout
                 + ", retryCount=" + retryCount + ", rnrRetry=" + rnrRetry + ", serviceLevel=" + serviceLevel
                 + ", trafficClass=" + trafficClass + ", busyPoll=" + busyPoll + ", completionQueueSize="
-                + (completionQueueSize == 0 ? "auto" : completionQueueSize) + ", eagerSize=" + eagerSize
+                + (completionQueueSize == 0 ? "auto" : completionQueueSize) + ", eagerSize=" + eagerSize + ", maxInline=" + maxInline
                 + ", connectTimeoutMillis=" + connectTimeoutMillis + "}";
     }
 
@@ -220,6 +231,7 @@ public final class RdmaConfig {
         private boolean busyPoll;
         private int completionQueueSize;
         private int eagerSize = 4096;
+        private int maxInline = 236; // perftest's default for RC; small sends then need no DMA read of the payload
         private int connectTimeoutMillis = 5000;
 
         private Builder() {
@@ -352,6 +364,12 @@ public final class RdmaConfig {
         /** Bytes per receive buffer, header included; both ends of a channel must agree. */
         public Builder eagerSize(int bytes) {
             this.eagerSize = range("eagerSize", bytes, 64, 1 << 24, "bytes per receive buffer");
+            return this;
+        }
+
+        /** Bytes a send (header included) or write may carry inline; capped by the device's limit. */
+        public Builder maxInline(int bytes) {
+            this.maxInline = range("maxInline", bytes, 0, 1024, "bytes");
             return this;
         }
 

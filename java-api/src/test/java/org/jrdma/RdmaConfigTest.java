@@ -24,6 +24,7 @@ class RdmaConfigTest {
         assertEquals(14, config.timeout());
         assertEquals(0, config.serviceLevel());
         assertEquals(128, config.queueDepth());
+        assertEquals(236, config.maxInline());
         assertFalse(config.busyPoll());
     }
 
@@ -89,6 +90,9 @@ class RdmaConfigTest {
         assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().mtu(9000));
         assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().rnrRetry(7));
         assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().completionQueueSize(0));
+        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().maxInline(-1));
+        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().maxInline(1025));
+        assertEquals(0, RdmaConfig.builder().maxInline(0).build().maxInline());
         RdmaConfig config = RdmaConfig.builder().device("rxe0").port(1).busyPoll(true).completionQueueSize(1024).build();
         assertTrue(config.busyPoll());
         assertEquals(1024, config.completionQueueSize());

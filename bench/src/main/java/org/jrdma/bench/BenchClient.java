@@ -61,7 +61,9 @@ final class BenchClient {
         if (test.startsWith("send") && size > BenchOptions.EAGER - 16) {
             return Result.skipped(test, size, "n/a: sends above 64 KiB need the rendezvous protocol (not implemented yet)");
         }
-        int total = options.warmup + iterations;
+        // Untimed iterations first, at most as many as timed ones (a 1 MiB case need not move 200 MiB first).
+        int warmup = Math.min(options.warmup, iterations);
+        int total = warmup + iterations;
         Session session = new Session();
         RdmaChannel channel = context.connect(server, local, session).get(60, TimeUnit.SECONDS);
         RegisteredBuffer buffer = context.allocate(Math.max(size, 64), Access.REMOTE_WRITE);
@@ -70,12 +72,12 @@ final class BenchClient {
             channel.send(buffer, 0, Control.BYTES).get(30, TimeUnit.SECONDS);
             RemoteBuffer remote = session.serverBuffer.get(30, TimeUnit.SECONDS);
             switch (test) {
-                case "send_lat": return sendLatency(channel, session, buffer, size, iterations);
-                case "write_lat": return writeLatency(channel, buffer, remote, size, iterations);
-                case "read_lat": return readLatency(channel, buffer, remote, size, iterations);
-                case "send_bw": return sendBandwidth(channel, session, buffer, size, iterations);
-                case "write_bw": return bandwidth(test, size, iterations, () -> channel.write(buffer, 0, remote, 0, size));
-                case "read_bw": return bandwidth(test, size, iterations, () -> channel.read(remote, 0, buffer, 0, size));
+                case "send_lat": return sendLatency(channel, session, buffer, size, warmup, iterations);
+                case "write_lat": return writeLatency(channel, buffer, remote, size, warmup, iterations);
+                case "read_lat": return readLatency(channel, buffer, remote, size, warmup, iterations);
+                case "send_bw": return sendBandwidth(channel, session, buffer, size, warmup, iterations);
+                case "write_bw": return bandwidth(test, size, warmup, iterations, () -> channel.write(buffer, 0, remote, 0, size));
+                case "read_bw": return bandwidth(test, size, warmup, iterations, () -> channel.read(remote, 0, buffer, 0, size));
                 default: throw new IllegalArgumentException(test);
             }
         } finally {
@@ -99,12 +101,12 @@ final class BenchClient {
     }
 
     /** Echo ping-pong; one-way latency = round trip / 2 (as ib_send_lat). */
-    private Result sendLatency(RdmaChannel channel, Session session, RegisteredBuffer buffer, int size, int iterations)
-            throws InterruptedException {
+    private Result sendLatency(RdmaChannel channel, Session session, RegisteredBuffer buffer, int size, int warmup,
+                               int iterations) throws InterruptedException {
         Histogram histogram = new Histogram(3);
         CountDownLatch done = new CountDownLatch(1);
         long[] start = new long[1];
-        AtomicInteger remaining = new AtomicInteger(options.warmup + iterations);
+        AtomicInteger remaining = new AtomicInteger(warmup + iterations);
         session.onEcho = length -> {
             long now = System.nanoTime();
             int left = remaining.decrementAndGet();
@@ -125,20 +127,21 @@ final class BenchClient {
     }
 
     /** RDMA WRITE ping-pong, each side spinning on the last 8 bytes of its buffer (as ib_write_lat). */
-    private Result writeLatency(RdmaChannel channel, RegisteredBuffer buffer, RemoteBuffer remote, int size, int iterations) {
+    private Result writeLatency(RdmaChannel channel, RegisteredBuffer buffer, RemoteBuffer remote, int size, int warmup,
+                                int iterations) {
         Histogram histogram = new Histogram(3);
         int length = Math.max(size, 8);
         int last = length - 8;
         RegisteredBuffer out = context.allocate(length);
         try {
-            for (int i = 1; i <= options.warmup + iterations; i++) {
+            for (int i = 1; i <= warmup + iterations; i++) {
                 MemoryPoller.put(out.buffer(), last, i);
                 long start = System.nanoTime();
                 channel.write(out, 0, remote, 0, length);
                 if (!MemoryPoller.await(buffer.buffer(), last, i, System.nanoTime() + TimeUnit.SECONDS.toNanos(30))) {
                     throw new IllegalStateException("write_lat: the echo of iteration " + i + " never arrived");
                 }
-                if (i > options.warmup) {
+                if (i > warmup) {
                     histogram.recordValue((System.nanoTime() - start) / 2);
                 }
             }
@@ -149,11 +152,11 @@ final class BenchClient {
     }
 
     /** One READ at a time; the full round trip (as ib_read_lat). */
-    private Result readLatency(RdmaChannel channel, RegisteredBuffer buffer, RemoteBuffer remote, int size, int iterations)
-            throws InterruptedException {
+    private Result readLatency(RdmaChannel channel, RegisteredBuffer buffer, RemoteBuffer remote, int size, int warmup,
+                               int iterations) throws InterruptedException {
         Histogram histogram = new Histogram(3);
         CountDownLatch done = new CountDownLatch(1);
-        int total = options.warmup + iterations;
+        int total = warmup + iterations;
         // Each completion posts the next READ, through CallbackChain (a READ may complete before its
         // callback is attached; see there).
         BiConsumer<Object, Throwable> next = new BiConsumer<>() {
@@ -178,7 +181,7 @@ final class BenchClient {
                     done.countDown();
                     return;
                 }
-                if (count++ >= options.warmup) {
+                if (count++ >= warmup) {
                     histogram.recordValue(now - start);
                 }
                 if (count == total) {
@@ -196,22 +199,34 @@ final class BenchClient {
     }
 
     /** Sends with a window in flight; the time runs until the server reports that all have arrived. */
-    private Result sendBandwidth(RdmaChannel channel, Session session, RegisteredBuffer buffer, int size, int iterations)
-            throws InterruptedException {
+    private Result sendBandwidth(RdmaChannel channel, Session session, RegisteredBuffer buffer, int size, int warmup,
+                                 int iterations) throws InterruptedException {
         CountDownLatch allArrived = new CountDownLatch(1);
         session.onEcho = length -> allArrived.countDown(); // the server answers after warmup + iterations messages
-        bandwidth("send_bw", size, options.warmup, () -> channel.send(buffer, 0, size));
+        window("send_bw", warmup, () -> channel.send(buffer, 0, size));
         long start = System.nanoTime();
-        bandwidth("send_bw", size, iterations, () -> channel.send(buffer, 0, size));
+        window("send_bw", iterations, () -> channel.send(buffer, 0, size));
         await(allArrived, "send_bw");
         return Result.bandwidth("send_bw", size, iterations, System.nanoTime() - start);
     }
 
-    /** Keeps the window full until all iterations completed; time from the first post to the last completion. */
-    private Result bandwidth(String test, int size, int iterations, java.util.function.Supplier<CompletableFuture<Void>> post)
+    /**
+     * Runs {@code warmup} untimed iterations, then keeps the window full until all iterations completed;
+     * the time runs from the first timed post to the last completion.
+     */
+    private Result bandwidth(String test, int size, int warmup, int iterations,
+                             java.util.function.Supplier<CompletableFuture<Void>> post) throws InterruptedException {
+        window(test, warmup, post);
+        long start = System.nanoTime();
+        window(test, iterations, post);
+        return Result.bandwidth(test, size, iterations, System.nanoTime() - start);
+    }
+
+    /** Keeps the window full until {@code iterations} operations completed. */
+    private void window(String test, int iterations, java.util.function.Supplier<CompletableFuture<Void>> post)
             throws InterruptedException {
         if (iterations == 0) {
-            return null;
+            return;
         }
         CountDownLatch done = new CountDownLatch(1);
         AtomicInteger posted = new AtomicInteger();
@@ -234,7 +249,6 @@ final class BenchClient {
                 }
             }
         };
-        long start = System.nanoTime();
         int window = Math.min(options.window, iterations);
         posted.set(window);
         for (int i = 0; i < window; i++) {
@@ -244,7 +258,6 @@ final class BenchClient {
         if (failure[0] != null) {
             throw new IllegalStateException(test + " failed", failure[0]);
         }
-        return Result.bandwidth(test, size, iterations, System.nanoTime() - start);
     }
 
     /**

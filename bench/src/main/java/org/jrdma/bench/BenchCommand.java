@@ -59,6 +59,9 @@ final class BenchCommand {
     }
 
     private static int runClient(BenchClient client, RdmaContext ctx, BenchOptions options, PrintStream out) throws Exception {
+        if (options.casesFromStdin) {
+            return runCasesFromStdin(client, ctx, options, out);
+        }
         out.printf("jrdma bench: %s port %d, mtu %d, %s mode, warm-up %d, window %d%n", ctx.device().name(),
                 ctx.port().number(), ctx.mtu(), mode(options), options.warmup, options.window);
         out.println(warmUp(client, options));
@@ -70,15 +73,7 @@ final class BenchCommand {
                 if (!options.quiet) {
                     System.err.printf("[bench] %s %d bytes ...%n", test, size);
                 }
-                Result result;
-                try {
-                    result = client.run(test, size);
-                } catch (Exception e) {
-                    // One failed or stuck test is reported and the run goes on with the next.
-                    Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null
-                            ? e.getCause() : e;
-                    result = Result.skipped(test, size, "FAILED: " + cause);
-                }
+                Result result = runCase(client, test, size);
                 results.add(result);
                 Report.row(out, result);
                 out.flush();
@@ -89,6 +84,48 @@ final class BenchCommand {
         }
         if (options.json != null) {
             Report.json(Path.of(options.json), results);
+        }
+        return 0;
+    }
+
+    /** One test at one size; a failed or stuck test is reported as such and the run goes on with the next. */
+    private static Result runCase(BenchClient client, String test, int size) {
+        try {
+            return client.run(test, size);
+        } catch (Exception e) {
+            Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+            return Result.skipped(test, size, "FAILED: " + cause);
+        }
+    }
+
+    /**
+     * --cases-from-stdin: warms the JIT up once, prints "ready ...", then runs the case named by each
+     * line of stdin ("TEST SIZE") and answers with its CSV row, one line per case, until stdin ends. A
+     * comparison script can so interleave perftest and this tool case by case, with a JVM that stays
+     * warm (starting a JVM per case would measure its JIT instead).
+     */
+    private static int runCasesFromStdin(BenchClient client, RdmaContext ctx, BenchOptions options, PrintStream out)
+            throws Exception {
+        System.err.printf("jrdma bench: %s port %d, mtu %d, %s mode, cases from stdin%n", ctx.device().name(),
+                ctx.port().number(), ctx.mtu(), mode(options));
+        out.println("ready; " + warmUp(client, options));
+        out.flush();
+        java.io.BufferedReader in = new java.io.BufferedReader(
+                new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            String[] words = line.trim().split("\\s+");
+            if (words.length == 1 && words[0].isEmpty()) {
+                continue;
+            }
+            Result result;
+            if (words.length != 2 || !BenchOptions.ALL_TESTS.contains(words[0]) || !words[1].matches("\\d{1,9}")) {
+                result = Result.skipped(words[0], 0, "FAILED: expected a line 'TEST SIZE', got '" + line + "'");
+            } else {
+                result = runCase(client, words[0], Integer.parseInt(words[1]));
+            }
+            Report.row(System.err, result);
+            out.println(Report.csvRow(result));
+            out.flush();
         }
         return 0;
     }

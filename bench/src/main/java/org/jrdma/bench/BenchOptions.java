@@ -22,6 +22,7 @@ final class BenchOptions {
     String csv;
     String json;
     boolean quiet;
+    boolean casesFromStdin; // --cases-from-stdin
 
     static BenchOptions parse(String[] args) {
         BenchOptions o = new BenchOptions();
@@ -43,6 +44,7 @@ final class BenchOptions {
                 case "--csv": o.csv = need(a, v); i++; break;
                 case "--json": o.json = need(a, v); i++; break;
                 case "--quiet": o.quiet = true; break;
+                case "--cases-from-stdin": o.casesFromStdin = true; break;
                 default: throw new IllegalArgumentException("unknown option " + a + "\n" + usage());
             }
         }
@@ -97,6 +99,9 @@ final class BenchOptions {
                 "  --server IP:PORT              run the server side only",
                 "  --connect IP:PORT [--local IP]  run the client side against a server",
                 "  --csv FILE --json FILE        also write the results there",
+                "  --cases-from-stdin            warm up, print 'ready', then run one case per line 'TEST SIZE' read",
+                "                                from stdin, answering each with its CSV row on stdout (for scripts",
+                "                                that interleave other tools case by case, as bench/compare)",
                 "  (no --server/--connect: server and client in one process, over the device)",
                 "  device selection: RDMA_DEVICE etc. (docs/configuration.md)");
     }

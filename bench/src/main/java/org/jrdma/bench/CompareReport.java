@@ -47,16 +47,21 @@ final class CompareReport {
         for (Path round : roundDirs) {
             rounds.add(load(round));
         }
-        out.printf("%-10s %9s %12s %12s %9s %12s %9s %12s %9s%n", "test", "bytes", "perftest", "java-event", "ratio",
-                "java-busy", "ratio", "native", "ratio");
+        out.printf("%-10s %9s %10s %10s %6s %10s %6s %11s %10s %6s%n", "test", "bytes", "perftest", "java-event", "ratio",
+                "java-busy", "ratio", "busy-range", "native", "ratio");
         for (String test : BenchOptions.ALL_TESTS) {
             for (int size : sizes(rounds, test)) {
                 String key = test + " " + size;
-                StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %9d %12s", test, size,
+                StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %9d %10s", test, size,
                         v(median(rounds, key, "perftest", null))));
                 for (String column : OURS) {
-                    line.append(String.format(Locale.ROOT, " %12s %9s", v(median(rounds, key, column, null)),
+                    line.append(String.format(Locale.ROOT, " %10s %6s", v(median(rounds, key, column, null)),
                             v(median(rounds, key, column, "perftest"))));
+                    if (column.equals("java-busy")) {
+                        List<Double> ratios = perRound(rounds, key, column, "perftest");
+                        line.append(String.format(Locale.ROOT, " %11s", ratios.isEmpty() ? "-"
+                                : v(ratios.get(0)) + "-" + v(ratios.get(ratios.size() - 1))));
+                    }
                 }
                 out.println(line);
             }
@@ -64,9 +69,55 @@ final class CompareReport {
         out.println("latency: microseconds (perftest t_typical vs jrdma p50, one-way for send/write, round trip for read);"
                 + " bandwidth: MiB/s (BW average vs jrdma). ratio = jrdma / perftest.");
         if (rounds.size() > 1) {
-            out.println("medians over " + rounds.size() + " rounds; each ratio is the median of the per-round ratios.");
+            out.println("medians over " + rounds.size() + " rounds; each ratio is the median of the per-round ratios;"
+                    + " busy-range: the lowest and highest per-round ratio of java-busy.");
         }
+        out.println();
+        targets(rounds, out);
         return 0;
+    }
+
+    /** A target of issue 6: the ratio java-busy / perftest of one row must stay at or below (or above) a bound. */
+    private record Target(String name, String test, int size, double bound, boolean atMost) {
+        boolean met(double ratio) {
+            return atMost ? ratio <= bound : ratio >= bound;
+        }
+    }
+
+    private static final List<Target> TARGETS = List.of(
+            new Target("send/recv ping-pong p50, 64 B", "send_lat", 64, 1.15, true),
+            new Target("write ping-pong p50, 64 B", "write_lat", 64, 1.15, true),
+            new Target("write bandwidth, 64 KiB", "write_bw", 65536, 0.95, false),
+            new Target("write bandwidth, 1 MiB", "write_bw", 1 << 20, 0.95, false),
+            new Target("read bandwidth, 64 KiB", "read_bw", 65536, 0.95, false),
+            new Target("read bandwidth, 1 MiB", "read_bw", 1 << 20, 0.95, false),
+            new Target("64 B message rate (send_bw)", "send_bw", 64, 0.8, false));
+
+    /** Each target with the median of its per-round ratios, the ratios in round order, and in how many rounds it held. */
+    private static void targets(List<Map<String, Map<String, Double>>> rounds, PrintStream out) {
+        out.println("targets (java-busy / perftest, per round in round order):");
+        for (Target t : TARGETS) {
+            String key = t.test() + " " + t.size();
+            List<String> perRound = new ArrayList<>();
+            int met = 0;
+            int measured = 0;
+            for (Map<String, Map<String, Double>> round : rounds) {
+                Map<String, Double> row = round.getOrDefault(key, Map.of());
+                Double ours = row.get("java-busy");
+                Double reference = row.get("perftest");
+                if (ours == null || reference == null || reference == 0) {
+                    perRound.add("-");
+                    continue;
+                }
+                double ratio = ours / reference;
+                perRound.add(v(ratio));
+                measured++;
+                met += t.met(ratio) ? 1 : 0;
+            }
+            Double median = median(rounds, key, "java-busy", "perftest");
+            out.printf(Locale.ROOT, "  %-32s %s %.2f: median %s, rounds %s, met in %d of %d%n", t.name(),
+                    t.atMost() ? "<=" : ">=", t.bound(), v(median), String.join(" ", perRound), met, measured);
+        }
     }
 
     /** One round: "test size" -> column (perftest, java-event, java-busy, native) -> value. */
@@ -110,6 +161,17 @@ final class CompareReport {
 
     /** The median over the rounds of a column's value, or of its ratio to another column of the same round. */
     private static Double median(List<Map<String, Map<String, Double>>> rounds, String key, String column, String over) {
+        List<Double> values = perRound(rounds, key, column, over);
+        if (values.isEmpty()) {
+            return null;
+        }
+        int n = values.size();
+        return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+    }
+
+    /** A column's value (or its ratio to another column of the same round) in each round that has both, sorted. */
+    private static List<Double> perRound(List<Map<String, Map<String, Double>>> rounds, String key, String column,
+                                         String over) {
         List<Double> values = new ArrayList<>();
         for (Map<String, Map<String, Double>> round : rounds) {
             Map<String, Double> row = round.getOrDefault(key, Map.of());
@@ -119,12 +181,8 @@ final class CompareReport {
                 values.add(value / reference);
             }
         }
-        if (values.isEmpty()) {
-            return null;
-        }
         values.sort(null);
-        int n = values.size();
-        return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+        return values;
     }
 
     private static Double perftest(Path file, boolean latency) throws IOException {

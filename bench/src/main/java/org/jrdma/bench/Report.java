@@ -31,12 +31,20 @@ final class Report {
     }
 
     static void csv(Path file, List<Result> results) throws IOException {
-        StringBuilder text = new StringBuilder("test,bytes,iterations,p50_us,p99_us,p999_us,mib_per_s,mmsg_per_s,note\n");
+        StringBuilder text = new StringBuilder(CSV_HEADER).append('\n');
         for (Result r : results) {
-            text.append(String.format(Locale.ROOT, "%s,%d,%d,%s,%s,%s,%s,%s,%s%n", r.test(), r.size(), r.iterations(),
-                    n(r.p50()), n(r.p99()), n(r.p999()), n(r.mibPerSecond()), n(r.mmsgPerSecond()), r.note()));
+            text.append(csvRow(r)).append('\n');
         }
         Files.writeString(file, text);
+    }
+
+    static final String CSV_HEADER = "test,bytes,iterations,p50_us,p99_us,p999_us,mib_per_s,mmsg_per_s,note";
+
+    /** One result as a CSV line (no line break; a note's line breaks and commas become spaces and semicolons). */
+    static String csvRow(Result r) {
+        return String.format(Locale.ROOT, "%s,%d,%d,%s,%s,%s,%s,%s,%s", r.test(), r.size(), r.iterations(), n(r.p50()),
+                n(r.p99()), n(r.p999()), n(r.mibPerSecond()), n(r.mmsgPerSecond()),
+                r.note().replaceAll("[\\r\\n]+", " ").replace(',', ';'));
     }
 
     static void json(Path file, List<Result> results) throws IOException {

@@ -215,8 +215,8 @@ final class JniContext extends NativeResource implements RdmaContext {
         ensureUsable();
         acquire();
         try {
-            long channelHandle = NativeChannel.createChannel0(handle, config.queueDepth(), config.eagerSize(), 64,
-                    config.timeout(), config.retryCount(), config.rnrRetry());
+            long channelHandle = NativeChannel.createChannel0(handle, config.queueDepth(), config.eagerSize(),
+                    config.maxInline(), config.timeout(), config.retryCount(), config.rnrRetry());
             JniChannel channel = new JniChannel(this, channelHandle, false, remote, config, handler);
             // Known to the registry before the loop can report anything about it.
             registry.add(channel);

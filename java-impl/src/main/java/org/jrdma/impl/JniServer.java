@@ -19,7 +19,7 @@ final class JniServer extends NativeResource implements RdmaServer {
         this.config = context.config();
         RdmaConfig c = config;
         this.listener = NativeChannel.listen0(context.handle(), requested.getAddress().getHostAddress(), requested.getPort(),
-                128, c.queueDepth(), c.eagerSize(), 64, c.timeout(), c.retryCount(), c.rnrRetry());
+                128, c.queueDepth(), c.eagerSize(), c.maxInline(), c.timeout(), c.retryCount(), c.rnrRetry());
         int port = NativeChannel.listenerPort0(listener);
         this.localAddress = new InetSocketAddress(requested.getAddress(), port);
     }

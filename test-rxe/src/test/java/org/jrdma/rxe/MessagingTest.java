@@ -53,6 +53,35 @@ class MessagingTest {
         return bytes;
     }
 
+    /**
+     * maxInline above rxe's limit (512 bytes): the queue pairs are created with the largest inline size
+     * the device accepts, and messages on both sides of every inline boundary (236 by default, 512 on
+     * rxe, 0 when switched off) arrive intact.
+     */
+    @Test
+    void inlineSizesAboveTheDeviceLimitOrOffStillCarryEveryMessage() throws Exception {
+        for (int maxInline : new int[] {1024, 0}) {
+            try (Endpoints e = new Endpoints(org.jrdma.RdmaConfig.builder().maxInline(maxInline))) {
+                InetSocketAddress address = Endpoints.nextAddress();
+                e.listen(address, new Echo(e.server));
+                BlockingQueue<byte[]> replies = new LinkedBlockingQueue<>();
+                RdmaChannel channel = e.connect(address, (ch, message) -> {
+                    byte[] copy = new byte[message.length()];
+                    message.payload().get(copy);
+                    replies.add(copy);
+                });
+                RegisteredBuffer out = e.client.allocate(4096);
+                for (int size : new int[] {1, 64, 219, 220, 221, 495, 496, 497, 1000, 4080}) {
+                    byte[] data = pattern(size, size + maxInline);
+                    out.buffer().put(data);
+                    channel.send(out, 0, size).get(10, TimeUnit.SECONDS);
+                    byte[] echoed = replies.poll(10, TimeUnit.SECONDS);
+                    assertTrue(java.util.Arrays.equals(data, echoed), "maxInline " + maxInline + ", size " + size);
+                }
+            }
+        }
+    }
+
     @Test
     void pingPongOfManySizesKeepsContent() throws Exception {
         try (Endpoints e = new Endpoints()) {
