@@ -67,23 +67,29 @@ fifos=$(mktemp -d)
 start_java() { # mode
   local mode=$1
   port=$((port + 1))
-  taskset -c 0 java -jar "$jar" bench --server "$ip:$port" --mode "$mode" > "$out/java-$mode-server.log" 2>&1 &
+  taskset -c 0 java ${JRDMA_COMPARE_JAVA_OPTIONS:-} -jar "$jar" bench --server "$ip:$port" --mode "$mode" > "$out/java-$mode-server.log" 2>&1 &
   java_server[$mode]=$!
-  for _ in $(seq 1 240); do grep -q "bench server on" "$out/java-$mode-server.log" && break; sleep 0.5; done
+  for _ in $(seq 1 240); do grep -q "bench server on" "$out/java-$mode-server.log" 2>/dev/null && break; sleep 0.5; done
+  if ! grep -q "bench server on" "$out/java-$mode-server.log" 2>/dev/null; then
+    echo "[compare] the java $mode server did not start; see $out/java-$mode-server.log" >&2
+    exit 1
+  fi
   mkfifo "$fifos/$mode.in" "$fifos/$mode.out" || exit 1
-  taskset -c 1 java -jar "$jar" bench --connect "$ip:$port" --local "$ip" --mode "$mode" --lat-iters "$lat_iters" \
+  taskset -c 1 java ${JRDMA_COMPARE_JAVA_OPTIONS:-} -jar "$jar" bench --connect "$ip:$port" --local "$ip" --mode "$mode" --lat-iters "$lat_iters" \
     --bw-iters "$bw_iters" --tests "$(echo $tests | tr ' ' ',')" --cases-from-stdin < "$fifos/$mode.in" > "$fifos/$mode.out" 2> "$out/java-$mode-client.log" &
   java_client[$mode]=$!
+  # Opened read-write, a FIFO never blocks the open; a client that dies is noticed by read's timeout.
   local cmd reply
-  exec {cmd}> "$fifos/$mode.in"
-  exec {reply}< "$fifos/$mode.out"
+  exec {cmd}<> "$fifos/$mode.in"
+  exec {reply}<> "$fifos/$mode.out"
   java_cmd[$mode]=$cmd
   java_reply[$mode]=$reply
   local line
-  if read -r line <&"$reply"; then
+  if read -r -t 300 line <&"$reply"; then
     echo "[compare] java $mode: $line" | tee -a "$out/machine.txt" >&2
   else
-    echo "[compare] java $mode did not start; see $out/java-$mode-*.log" >&2
+    echo "[compare] the java $mode client did not start; see $out/java-$mode-client.log" >&2
+    exit 1
   fi
   kill -STOP "${java_client[$mode]}" "${java_server[$mode]}"
 }
@@ -92,8 +98,8 @@ run_java() { # mode test size dir
   local mode=$1 row
   kill -CONT "${java_server[$mode]}" "${java_client[$mode]}"
   echo "$2 $3" >&"${java_cmd[$mode]}"
-  if ! read -r row <&"${java_reply[$mode]}"; then
-    row="$2,$3,0,,,,,,FAILED: the Java client exited (see java-$mode-client.log)"
+  if ! read -r -t 900 row <&"${java_reply[$mode]}"; then
+    row="$2,$3,0,,,,,,FAILED: no answer from the Java client within 900 s (see java-$mode-client.log)"
   fi
   kill -STOP "${java_client[$mode]}" "${java_server[$mode]}"
   [ -f "$4/java-$mode.csv" ] || echo "$csv_header" > "$4/java-$mode.csv"

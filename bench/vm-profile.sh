@@ -2,7 +2,7 @@
 # Inside the test-rxe VM: profiles one Java benchmark case with perf (cpu-clock sampling, the only
 # event TCG offers) — server pinned to vCPU 0, client to vCPU 1, busy-poll — next to perftest's
 # run of the same case, and writes per-process reports to $1. JIT-compiled frames are named through
-# the JVM's perf map (-XX:+DumpPerfMapAtExit). bench/profile runs this; see docs/performance.md.
+# the JVM's perf map (-XX:+DumpPerfMapAtExit). Run it with test-rxe/run-in-vm (docs/testing.md).
 #
 #   bench/vm-profile.sh OUT [TEST] [SIZE] [ITERATIONS]
 set -u
