@@ -210,8 +210,8 @@ public final class RdmaConfig {
                 + ", pkeyIndex=" + pkeyIndex + ", queueDepth=" + queueDepth + ", timeout=" + timeout
                 + ", retryCount=" + retryCount + ", rnrRetry=" + rnrRetry + ", serviceLevel=" + serviceLevel
                 + ", trafficClass=" + trafficClass + ", busyPoll=" + busyPoll + ", completionQueueSize="
-                + (completionQueueSize == 0 ? "auto" : completionQueueSize) + ", eagerSize=" + eagerSize + ", maxInline=" + maxInline
-                + ", connectTimeoutMillis=" + connectTimeoutMillis + "}";
+                + (completionQueueSize == 0 ? "auto" : completionQueueSize) + ", eagerSize=" + eagerSize
+                + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis + "}";
     }
 
     /** Builds a configuration; each setter checks its value at once. */
