@@ -45,6 +45,15 @@ class MessagingTest {
         }
     }
 
+    /** A client handler that copies each message's payload into {@code replies}. */
+    static ChannelHandler copiesInto(BlockingQueue<byte[]> replies) {
+        return (channel, message) -> {
+            byte[] copy = new byte[message.length()];
+            message.payload().get(copy);
+            replies.add(copy);
+        };
+    }
+
     static byte[] pattern(int length, int seed) {
         byte[] bytes = new byte[length];
         for (int i = 0; i < length; i++) {
@@ -65,11 +74,7 @@ class MessagingTest {
                 InetSocketAddress address = Endpoints.nextAddress();
                 e.listen(address, new Echo(e.server));
                 BlockingQueue<byte[]> replies = new LinkedBlockingQueue<>();
-                RdmaChannel channel = e.connect(address, (ch, message) -> {
-                    byte[] copy = new byte[message.length()];
-                    message.payload().get(copy);
-                    replies.add(copy);
-                });
+                RdmaChannel channel = e.connect(address, copiesInto(replies));
                 RegisteredBuffer out = e.client.allocate(4096);
                 for (int size : new int[] {1, 64, 219, 220, 221, 495, 496, 497, 1000, 4080}) {
                     byte[] data = pattern(size, size + maxInline);
@@ -88,11 +93,7 @@ class MessagingTest {
             InetSocketAddress address = Endpoints.nextAddress();
             RdmaServer server = e.listen(address, new Echo(e.server));
             BlockingQueue<byte[]> replies = new LinkedBlockingQueue<>();
-            RdmaChannel channel = e.connect(address, (ch, message) -> {
-                byte[] copy = new byte[message.length()];
-                message.payload().get(copy);
-                replies.add(copy);
-            });
+            RdmaChannel channel = e.connect(address, copiesInto(replies));
             RegisteredBuffer out = e.client.allocate(8192);
             int max = channel.maxMessageSize();
             assertEquals(4096 - 16, max);
