@@ -1,6 +1,7 @@
 // jrdma_native_bench: the C++ core driven directly, without a JVM, so that the cost of JNI and Java
 // can be told apart from the engine's. One thread drives a server and a client context on the same
-// device (busy polling both, like one perftest pair without process switches), over jrdma channels.
+// device (busy polling both, like one perftest pair without process switches), over jrdma channels:
+// the protocol engine and the verbs transport exactly as Java drives them, minus the JVM.
 //   jrdma_native_bench [--device rxe0] [--ip 10.77.0.1] [--sizes 8,64,4096] [--lat-iters N] [--bw-iters N]
 //                      [--window N] [--csv FILE]
 #include <arpa/inet.h>
@@ -37,65 +38,71 @@ struct Options {
 
 double now_us() { return std::chrono::duration<double, std::micro>(Clock::now().time_since_epoch()).count(); }
 
-// One side: a context, its channel, registered receive memory and a data buffer.
+// One side: a context, its channel (engine + verbs transport) and a registered data buffer.
 struct Side {
   std::unique_ptr<jrdma::Context> context;
   jrdma::Channel* channel = nullptr;
-  std::vector<uint8_t> receive;
-  std::unique_ptr<jrdma::verbs::MemoryRegion> receive_mr;
   std::vector<uint8_t> data;
   std::unique_ptr<jrdma::verbs::MemoryRegion> data_mr;
   bool established = false;
-  int completions = 0;  // send-side completions seen
+  int completions = 0;  // operations reported done
   int messages = 0;     // messages received
-  uint32_t credits = 0;
-  uint64_t message_id = 0;
-  std::vector<int32_t> repost;
+  uint64_t seq = 0;
+  std::vector<jrdma::Submission> releases;
 
-  // Polls once; handles connection records; counts completions and messages (re-posting at once).
+  // Polls once; handles the records; releases received messages at once (one submit per poll).
   // While connected only the CQ is polled (no system call), like perftest.
   void poll() {
     jrdma::EventRecord records[64];
-    int n = established ? context->poll_completions(records, 64) : context->wait_events(records, 64, 0, false);
+    int n = established ? context->poll(records, 64) : context->wait_events(records, 64, 0, false);
     for (int i = 0; i < n; ++i) handle(records[i]);
-    if (!repost.empty()) {
-      channel->repost_receives(repost.data(), static_cast<int>(repost.size()));
-      credits += static_cast<uint32_t>(repost.size());
-      repost.clear();
+    if (!releases.empty()) {
+      channel->engine.submit(releases.data(), static_cast<int>(releases.size()));
+      releases.clear();
     }
   }
 
   void handle(const jrdma::EventRecord& r) {
     using jrdma::EventKind;
     switch (static_cast<EventKind>(r.kind)) {
-      case EventKind::kChannelReady: {
-        channel = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.d));
-        receive.assign(static_cast<std::size_t>(kDepth) * kEager, 0);
-        receive_mr = context->register_memory(receive.data(), receive.size(), IBV_ACCESS_LOCAL_WRITE);
-        if (channel->passive()) {
-          context->accept(channel, reinterpret_cast<uintptr_t>(receive.data()), receive_mr->lkey());
-        } else {
-          context->continue_connect(channel, reinterpret_cast<uintptr_t>(receive.data()), receive_mr->lkey());
-        }
+      case EventKind::kIncoming:
+        channel = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.c));
         break;
-      }
-      case EventKind::kEstablished:
+      case EventKind::kChannelOpen:
         established = true;
         break;
-      case EventKind::kChannelFailed:
-        throw jrdma::RdmaError(jrdma::ErrorKind::kNative, "connection failed: failure " + std::to_string(r.a) +
-                                                             " status " + std::to_string(r.b), r.b);
-      case EventKind::kCompletion:
+      case EventKind::kChannelClosed:
+        throw jrdma::RdmaError(jrdma::ErrorKind::kNative, "channel closed: cause " + std::to_string(r.a) + " code " +
+                                                             std::to_string(r.b) + " detail " + std::to_string(r.c),
+                               0);
+      case EventKind::kOpDone:
         if (r.a != 0) throw jrdma::RdmaError(jrdma::ErrorKind::kNative, "work completion status " + std::to_string(r.a), 0);
         ++completions;
         break;
-      case EventKind::kMessage:
+      case EventKind::kMessage: {
         ++messages;
-        repost.push_back(r.a);
+        jrdma::Submission release{};
+        release.kind = static_cast<uint8_t>(jrdma::OpKind::kReleaseReceive);
+        release.receive_slot = static_cast<uint32_t>(r.a);
+        releases.push_back(release);
         break;
+      }
       default:
         break;
     }
+  }
+
+  // One operation through the engine, as Java submits it from an application thread.
+  void submit(jrdma::OpKind kind, uint32_t length, uint64_t remote = 0, uint32_t rkey = 0) {
+    jrdma::Submission s{};
+    s.kind = static_cast<uint8_t>(kind);
+    s.local_address = reinterpret_cast<uintptr_t>(data.data());
+    s.length = length;
+    s.lkey = data_mr->lkey();
+    s.remote_address = remote;
+    s.rkey = rkey;
+    s.seq = seq++;
+    channel->engine.submit(&s, 1);
   }
 };
 
@@ -116,23 +123,22 @@ void open_pair(Pair& pair, const Options& o, int port) {
   pair.server.context = std::make_unique<jrdma::Context>(context_options);
   pair.client.context = std::make_unique<jrdma::Context>(context_options);
   jrdma::ChannelOptions channel_options;
-  channel_options.depth = kDepth;
-  channel_options.eager = kEager;
+  channel_options.queue_pair.depth = kDepth;
+  channel_options.queue_pair.eager = kEager;
   sockaddr_storage address{};
   auto* v4 = reinterpret_cast<sockaddr_in*>(&address);
   v4->sin_family = AF_INET;
   v4->sin_port = htons(static_cast<uint16_t>(port));
   inet_pton(AF_INET, o.ip.c_str(), &v4->sin_addr);
   pair.listener = pair.server.context->listen(reinterpret_cast<sockaddr*>(&address), channel_options, 8);
-  jrdma::Channel* channel = pair.client.context->create_channel(channel_options);
-  pair.client.context->connect(channel, address, nullptr, 2000);
+  pair.client.channel = pair.client.context->create_channel(channel_options);
+  pair.client.context->connect(pair.client.channel, address, nullptr, 2000);
   auto deadline = Clock::now() + std::chrono::seconds(30);
   while (!(pair.server.established && pair.client.established)) {
     if (Clock::now() > deadline) throw jrdma::RdmaError(jrdma::ErrorKind::kNative, "connect timed out", 0);
     pair.poll_both();
   }
   for (Side* side : {&pair.server, &pair.client}) {
-    side->credits = side->channel->peer().credits;
     side->data.assign(static_cast<std::size_t>(std::max(o.sizes.back(), 64)), 0);
     side->data_mr = side->context->register_memory(side->data.data(), side->data.size(),
                                                    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
@@ -145,17 +151,13 @@ void close_pair(Pair& pair) {
     jrdma::EventRecord records[64];
     side->context->wait_events(records, 64, 0, false);
     side->data_mr.reset();
-    side->receive_mr.reset();
   }
   pair.server.context->close_listener(pair.listener);
   jrdma::EventRecord records[64];
   pair.server.context->wait_events(records, 64, 0, false);
 }
 
-void send(Side& side, uint32_t slot, int size) {
-  side.channel->post_send(slot % kDepth, jrdma::wire::MessageType::kData, 0, side.message_id++,
-                          reinterpret_cast<uintptr_t>(side.data.data()), static_cast<uint32_t>(size), side.data_mr->lkey());
-}
+void send(Side& side, int size) { side.submit(jrdma::OpKind::kSend, static_cast<uint32_t>(size)); }
 
 double percentile(std::vector<double>& samples, double p) {
   std::sort(samples.begin(), samples.end());
@@ -191,25 +193,22 @@ Row latency(Pair& p, const std::string& test, int size, const Options& o) {
     double start = now_us();
     if (test == "send_lat") {
       int want = s.messages + 1;
-      send(c, static_cast<uint32_t>(i), size);
+      send(c, size);
       while (s.messages < want) p.poll_both();
       int back = c.messages + 1;
-      send(s, static_cast<uint32_t>(i), size);
+      send(s, size);
       while (c.messages < back) p.poll_both();
     } else if (test == "write_lat") {
       auto* mark_c = reinterpret_cast<volatile uint64_t*>(c.data.data() + length - 8);
       auto* mark_s = reinterpret_cast<volatile uint64_t*>(s.data.data() + length - 8);
       std::memcpy(c.data.data() + length - 8, &i, sizeof i);
-      c.channel->post_write(static_cast<uint32_t>(i) % kDepth, reinterpret_cast<uintptr_t>(c.data.data()),
-                            static_cast<uint32_t>(length), c.data_mr->lkey(), remote_server, s.data_mr->rkey(), false, 0);
+      c.submit(jrdma::OpKind::kWrite, static_cast<uint32_t>(length), remote_server, s.data_mr->rkey());
       while (*mark_s != static_cast<uint64_t>(i)) p.poll_both();
-      s.channel->post_write(static_cast<uint32_t>(i) % kDepth, reinterpret_cast<uintptr_t>(s.data.data()),
-                            static_cast<uint32_t>(length), s.data_mr->lkey(), remote_client, c.data_mr->rkey(), false, 0);
+      s.submit(jrdma::OpKind::kWrite, static_cast<uint32_t>(length), remote_client, c.data_mr->rkey());
       while (*mark_c != static_cast<uint64_t>(i)) p.poll_both();
     } else {  // read_lat: one READ, full round trip
       int want = c.completions + 1;
-      c.channel->post_read(static_cast<uint32_t>(i) % kDepth, reinterpret_cast<uintptr_t>(c.data.data()),
-                           static_cast<uint32_t>(size), c.data_mr->lkey(), remote_server, s.data_mr->rkey());
+      c.submit(jrdma::OpKind::kRead, static_cast<uint32_t>(size), remote_server, s.data_mr->rkey());
       while (c.completions < want) c.poll();
     }
     double elapsed = now_us() - start;
@@ -236,15 +235,11 @@ Row bandwidth(Pair& p, const std::string& test, int size, const Options& o) {
     start = now_us();
     while (c.completions - base < total) {
       while (posted < total && posted - (c.completions - base) < o.window) {
-        uint32_t slot = static_cast<uint32_t>(posted) % kDepth;
         if (test == "send_bw") {
-          send(c, slot, size);
-        } else if (test == "write_bw") {
-          c.channel->post_write(slot, reinterpret_cast<uintptr_t>(c.data.data()), static_cast<uint32_t>(size),
-                                c.data_mr->lkey(), remote, s.data_mr->rkey(), false, 0);
+          send(c, size);
         } else {
-          c.channel->post_read(slot, reinterpret_cast<uintptr_t>(c.data.data()), static_cast<uint32_t>(size),
-                               c.data_mr->lkey(), remote, s.data_mr->rkey());
+          c.submit(test == "write_bw" ? jrdma::OpKind::kWrite : jrdma::OpKind::kRead, static_cast<uint32_t>(size), remote,
+                   s.data_mr->rkey());
         }
         ++posted;
       }

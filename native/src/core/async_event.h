@@ -3,7 +3,7 @@
 
 #include <infiniband/verbs.h>
 
-#include "core/event_record.h"
+#include "protocol/event_record.h"
 
 namespace jrdma {
 

@@ -1,114 +1,75 @@
-// One RC connection: its rdma_cm id, queue pair, the registered send-header slots, and the
-// receive buffers (Java-owned memory registered by Java, see JniChannel). Posting methods run on
-// the caller's thread (Java serializes them per channel); everything else runs on the context's
-// loop thread.
+// One channel of a context: its memory block, the verbs transport (cm id, QP, registration) and
+// the protocol engine on top, created together and destroyed in reverse (engine, QP and
+// registration, then the memory). Created on any thread (active side) or on the loop thread
+// (passive side); destroyed on the loop thread.
 #pragma once
 
-#include <rdma/rdma_cma.h>
-
 #include <cstdint>
-#include <memory>
-#include <string>
-#include <vector>
 
-#include "core/work_request.h"
-#include "verbs/memory_region.h"
-#include "wire/handshake.h"
-#include "wire/message_header.h"
+#include "core/channel_memory.h"
+#include "protocol/channel_engine.h"
+#include "transport/verbs_channel.h"
 
 namespace jrdma {
 
-class Context;
-
-// wr_id layout: channel key (32 bits) | receive flag (1 bit) | slot (31 bits).
-constexpr uint64_t kReceiveFlag = 1ull << 31;
-inline uint64_t make_wr_id(uint32_t key, bool receive, uint32_t slot) {
-  return (static_cast<uint64_t>(key) << 32) | (receive ? kReceiveFlag : 0) | (slot & 0x7fffffffu);
-}
-inline uint32_t wr_id_key(uint64_t wr_id) { return static_cast<uint32_t>(wr_id >> 32); }
-inline bool wr_id_is_receive(uint64_t wr_id) { return (wr_id & kReceiveFlag) != 0; }
-inline uint32_t wr_id_slot(uint64_t wr_id) { return static_cast<uint32_t>(wr_id & 0x7fffffffu); }
-
 struct ChannelOptions {
-  uint32_t depth = 128;   // send and receive queue depth; receive credits announced to the peer
-  uint32_t eager = 4096;  // bytes per receive buffer, header included
-  uint32_t max_inline = 236;  // capped by the device's limit at queue pair creation
-  uint8_t timeout = 14;
-  uint8_t retry_count = 6;
-  uint8_t rnr_retry = 6;
+  QueuePairOptions queue_pair;
+  uint32_t graceful_close_ms = 2000;
 };
 
-enum class ChannelState { kConnecting, kAccepting, kEstablished, kDisconnected };
+// How long a graceful close waits for posted operations: twice the transport's own give-up time
+// (4.096 us x 2^timeout per try, retry_count + 1 tries), at least 2 s. Posted operations normally
+// complete or fail well within it; should the device never report them, the channel closes anyway.
+inline uint32_t graceful_close_ms(uint8_t timeout, uint8_t retry_count) noexcept {
+  double ack_timeout_ms = 4.096e-3 * static_cast<double>(1ull << (timeout > 31 ? 31 : timeout));
+  double ms = 2 * ack_timeout_ms * (retry_count + 1);
+  return ms < 2000 ? 2000 : ms > 3.6e6 ? 3600000u : static_cast<uint32_t>(ms);
+}
+
+// Owns a channel memory block (allocate in the constructor, free in the destructor).
+class ChannelMemoryBlock {
+ public:
+  explicit ChannelMemoryBlock(std::size_t size) : memory_(allocate_channel_memory(size)) {}
+  ~ChannelMemoryBlock() { free_channel_memory(memory_); }
+  ChannelMemoryBlock(const ChannelMemoryBlock&) = delete;
+  ChannelMemoryBlock& operator=(const ChannelMemoryBlock&) = delete;
+  ChannelMemory get() const noexcept { return memory_; }
+
+ private:
+  ChannelMemory memory_;
+};
 
 class Channel {
  public:
-  Channel(Context& context, const ChannelOptions& options, bool passive);
-  ~Channel();
-  Channel(const Channel&) = delete;
-  Channel& operator=(const Channel&) = delete;
+  Channel(uint32_t channel_key, bool is_passive, const ChannelOptions& channel_options, ibv_pd* pd,
+          verbs::CompletionQueue& cq, LoopCommands& loop, EventSink& sink)
+      : key(channel_key),
+        passive(is_passive),
+        options(channel_options),
+        memory_(ChannelMemoryLayout::of(options.queue_pair.depth, options.queue_pair.eager).size),
+        transport(key, options.queue_pair, pd, cq, memory_.get(), loop),
+        engine(key, engine_options(options), memory_.get(), sink) {}
 
-  // --- loop thread: connection set-up -------------------------------------------------------
-  void attach(rdma_cm_id* id, uint32_t key);
-  // Gives the cm id up (it is rejected and destroyed by the caller); the QP, if any, goes with it.
-  void detach() noexcept;
-  // Creates the QP on the cm id with the context's PD and CQ, and the header slots.
-  void create_queue_pair();
-  // Java registered the receive memory: remember it and post every receive buffer.
-  void set_receive_buffers(uint64_t address, uint32_t lkey, uint32_t slots);
-  wire::Handshake local_handshake() const;
-  void set_peer(const wire::Handshake& peer) { peer_ = peer; }
+  static EngineOptions engine_options(const ChannelOptions& o) noexcept {
+    EngineOptions e;
+    e.depth = o.queue_pair.depth;
+    e.eager = o.queue_pair.eager;
+    e.graceful_close_ms = o.graceful_close_ms;
+    return e;
+  }
+  ChannelMemory memory() const noexcept { return memory_.get(); }
 
-  // --- any thread (per-channel serialized by Java): posting ---------------------------------
-  // Posts `count` work requests with one ibv_post_send, in order. Every field is checked first;
-  // on any error nothing is posted from the bad request on, and RdmaError says which one failed.
-  void post_batch(const WorkRequestDescriptor* requests, int count);
-  // One signaled request each (the native benchmark and tests; Java posts batches).
-  void post_send(uint32_t slot, wire::MessageType type, uint16_t credits, uint64_t message_id, uint64_t address,
-                 uint32_t length, uint32_t lkey);
-  void post_write(uint32_t slot, uint64_t address, uint32_t length, uint32_t lkey, uint64_t remote_address,
-                  uint32_t rkey, bool with_immediate, uint32_t immediate);
-  void post_read(uint32_t slot, uint64_t address, uint32_t length, uint32_t lkey, uint64_t remote_address,
-                 uint32_t rkey);
-  // Re-posts the given receive slots in one ibv_post_recv call.
-  void repost_receives(const int32_t* slots, int count);
-
-  // --- loop thread: receive decoding ---------------------------------------------------------
-  wire::DecodeStatus decode(uint32_t slot, uint32_t byte_len, wire::MessageHeader* header) const;
-
-  rdma_cm_id* cm_id() const noexcept { return id_; }
-  uint32_t key() const noexcept { return key_; }
-  bool passive() const noexcept { return passive_; }
-  const ChannelOptions& options() const noexcept { return options_; }
-  const wire::Handshake& peer() const noexcept { return peer_; }
-  uint32_t receive_slots() const noexcept { return receive_slots_; }
-  ChannelState state = ChannelState::kConnecting;
-
-  // Disconnects (idempotent); the QP goes to the error state and its work requests flush.
-  void disconnect() noexcept;
+  const uint32_t key;
+  const bool passive;
+  const ChannelOptions options;
 
  private:
-  // Fills wr (and its two sges) from one descriptor, checking every field.
-  void build(const WorkRequestDescriptor& request, ibv_send_wr& wr, ibv_sge* sge);
-  void detach_queue_pair() noexcept;
+  ChannelMemoryBlock memory_;  // first in, last out
 
-  Context& context_;
-  ChannelOptions options_;
-  bool passive_;
-  rdma_cm_id* id_ = nullptr;
-  uint32_t key_ = 0;
-  bool qp_created_ = false;
-  bool disconnected_ = false;
-  wire::Handshake peer_;
-  uint32_t max_inline_ = 0;
-  // One 16-byte header slot per send slot, registered once.
-  std::vector<uint8_t> headers_;
-  std::unique_ptr<verbs::MemoryRegion> headers_mr_;
-  // Scratch for post_batch, sized to the queue depth once: no allocation per post.
-  std::vector<ibv_send_wr> batch_wrs_;
-  std::vector<ibv_sge> batch_sges_;
-  uint64_t receive_address_ = 0;
-  uint32_t receive_lkey_ = 0;
-  uint32_t receive_slots_ = 0;
+ public:
+  VerbsChannel transport;
+  ChannelEngine engine;
+  bool dirty = false;  // loop thread: the engine had events in this batch and flushes at its end
 };
 
 }  // namespace jrdma

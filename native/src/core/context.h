@@ -1,22 +1,30 @@
 // A context: one device (the ibv_context librdmacm uses for it, so rdma_cm ids bind to the same
 // device) with its protection domain, completion channel, completion queue, an rdma_cm event
 // channel, and one epoll instance over the completion channel, the device's async-event fd, the
-// rdma_cm fd and an eventfd for wake-ups. One thread (the Java event-loop thread) calls
-// wait_events() and everything that creates or destroys channels; other threads post work
-// requests on channels, register memory, and queue commands (connect, destroy) for the loop.
+// rdma_cm fd and an eventfd for wake-ups; the table of its channels; and the queue of records
+// for Java. Code by concern: context.cc (set-up, teardown, channel table, records, commands),
+// connections.cc (rdma_cm: listen, connect, accept, connection events), event_loop.cc (waiting,
+// polling the CQ and dispatching completions to the channel engines).
+//
+// Threads: one loop thread (Java's event-loop thread) calls wait_events() and runs everything
+// that touches cm ids and queue pairs; other threads create channels, submit work to engines,
+// register memory and queue commands (connect, disconnect, destroy), which wake the loop.
 #pragma once
 
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 #include <sys/socket.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/channel.h"
-#include "core/event_record.h"
+#include "protocol/event_record.h"
 #include "verbs/completion_channel.h"
 #include "verbs/completion_queue.h"
 #include "verbs/memory_region.h"
@@ -34,7 +42,7 @@ struct ContextOptions {
 struct Listener {
   rdma_cm_id* id = nullptr;
   ChannelOptions options;
-  bool closing = false;
+  std::atomic<bool> closing{false};
 };
 
 // The ibv_context librdmacm opened for a device (owned by librdmacm; rdma_free_devices releases
@@ -52,76 +60,86 @@ class RdmaCmDevice {
   ibv_context* context_ = nullptr;
 };
 
-class Context {
+class Context : public EventSink, public LoopCommands {
  public:
+  static constexpr uint32_t kMaxChannels = 1u << 16;
+
   explicit Context(const ContextOptions& options);
-  ~Context();
+  ~Context() override;
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
-  // Waits for completions, async events, connection events or a wake-up and writes up to
-  // `capacity` records. timeout_ms < 0 waits without limit; busy_poll spins on the CQ.
+  // Waits for completions, async events, connection events, records or a wake-up and writes up
+  // to `capacity` records. timeout_ms < 0 waits without limit; busy_poll spins on the CQ.
   int wait_events(EventRecord* out, int capacity, int timeout_ms, bool busy_poll);
-  // Polls the CQ once without touching any fd (for callers that drive several contexts).
-  int poll_completions(EventRecord* out, int capacity);
+  // Polls the CQ once without touching any fd (the native benchmark's spin loop); the caller is
+  // the loop thread from now on.
+  int poll(EventRecord* out, int capacity);
   void wake();
 
   std::unique_ptr<verbs::MemoryRegion> register_memory(void* address, std::size_t length, int access);
 
-  // --- connections -----------------------------------------------------------------------------
+  // --- connections (connections.cc) ------------------------------------------------------------
   // Binds and listens now (any thread); throws on failure (address in use, no such address).
   Listener* listen(const sockaddr* address, const ChannelOptions& options, int backlog);
-  // Creates an active channel; nothing happens on the wire until connect() queues it, so the
-  // caller can register the channel before the first record about it can arrive.
+  // Creates an active channel (memory registered, key assigned: records about it can be matched
+  // from now on); nothing happens on the wire until connect() queues it.
   Channel* create_channel(const ChannelOptions& options);
-  // Queues the connection attempt for the loop; results arrive as records.
+  // Queues the connection attempt for the loop; its outcome arrives as the channel's records.
   void connect(Channel* channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms);
-  // Loop thread, after kChannelReady: receive memory is registered; post receives, accept or connect.
-  void accept(Channel* channel, uint64_t receive_address, uint32_t lkey);
-  void continue_connect(Channel* channel, uint64_t receive_address, uint32_t lkey);
-  void reject(Channel* channel, wire::RejectReason reason, uint32_t detail);
   // Queued for the loop: disconnect, forget and free the channel / listener.
   void destroy_channel(Channel* channel);
   void close_listener(Listener* listener);
 
-  // CQ entries for channels; the CQ grows (ibv_resize_cq) when they exceed it.
-  void reserve_cq_entries(int entries);
-  void release_cq_entries(int entries) noexcept;
+  // --- EventSink, LoopCommands ----------------------------------------------------------------
+  void emit(const EventRecord& record) override;
+  bool in_loop_thread() const noexcept override { return std::this_thread::get_id() == loop_thread_.load(); }
+  void disconnect_later(uint32_t key) noexcept override;
 
   ibv_context* device() const noexcept { return device_.get(); }
   ibv_pd* pd() const noexcept { return pd_.get(); }
-  ibv_cq* cq() const noexcept { return cq_.get(); }
   int cq_capacity() const noexcept { return cq_.capacity(); }
+  // The channel with this key, or null (destroyed, or a stale key). Any thread.
+  Channel* lookup(uint32_t key) const noexcept;
 
   // Destroys in reverse order of creation. Returns "" or the failures (all steps still run).
   std::string close() noexcept;
 
  private:
   struct Command {
-    enum Kind { kConnect, kDestroyChannel, kCloseListener } kind;
+    enum Kind { kConnect, kDestroyChannel, kCloseListener, kDisconnect } kind;
     Channel* channel = nullptr;
     Listener* listener = nullptr;
+    uint32_t key = 0;
     sockaddr_storage remote{};
     sockaddr_storage local{};
     bool has_local = false;
     int timeout_ms = 0;
   };
 
-  int poll_cq(EventRecord* out, int capacity);
-  int busy_wait(EventRecord* out, int capacity, int timeout_ms);
-  int check_fds(EventRecord* out, int capacity, int timeout_ms);
-  int drain_async_events(EventRecord* out, int capacity);
-  void drain_completion_channel();
-  int drain_cm_events(EventRecord* out, int capacity);
-  void handle_cm_event(rdma_cm_event* event, EventRecord* out, int& n, std::vector<rdma_cm_id*>& to_destroy);
-  void handle_connect_request(rdma_cm_event* event, EventRecord* out, int& n, std::vector<rdma_cm_id*>& to_destroy);
-  void enqueue(const Command& command);
-  int run_commands(EventRecord* out, int capacity);
-  uint32_t insert_channel(Channel* channel);
-  Channel* lookup(uint32_t key) const noexcept;
+  // context.cc
+  void enqueue(const Command& command) noexcept;
+  void run_commands();
+  uint32_t insert_channel_locked();
+  Channel* create_channel_with_key(const ChannelOptions& options, bool passive);
   void remove_channel(Channel* channel) noexcept;
+  int take_records(EventRecord* out, int capacity);
+  void tick_channels();
+  // connections.cc
+  void start_connect(const Command& command);
+  void drain_cm_events();
+  void handle_cm_event(rdma_cm_event* event, std::vector<rdma_cm_id*>& to_destroy);
+  void handle_connect_request(rdma_cm_event* event, std::vector<rdma_cm_id*>& to_destroy);
   void fill_conn_param(rdma_conn_param* param, const Channel& channel, uint8_t* private_data) const;
   void apply_id_options(rdma_cm_id* id, const ChannelOptions& options) const;
+  bool is_listener(const void* context) noexcept;
+  // event_loop.cc
+  void poll_cq(int budget);
+  void flush_dirty_channels();
+  int busy_wait(EventRecord* out, int capacity, int timeout_ms);
+  void check_fds(int timeout_ms);
+  void drain_async_events();
+  void drain_completion_channel();
 
   std::string name_;
   RdmaCmDevice device_;
@@ -132,18 +150,29 @@ class Context {
   int epoll_fd_ = -1;
   int wake_fd_ = -1;
   int max_rd_atomic_ = 1;
-  int reserved_cq_entries_ = 0;
   bool poll_pending_ = true;  // the CQ may hold completions not yet polled
   bool closed_ = false;
+  std::atomic<std::thread::id> loop_thread_{};
+  std::chrono::steady_clock::time_point next_tick_{};
 
-  // Channel table, touched only by the loop thread: index = key & 0xffff, generation = key >> 16.
-  std::vector<Channel*> table_;
-  std::vector<uint16_t> generations_;
+  // Channel table: index = key & 0xffff, generation = key >> 16. Inserted and removed under
+  // table_mutex_, read by the loop thread without it.
+  std::unique_ptr<std::atomic<Channel*>[]> table_;
+  std::vector<uint16_t> generations_;  // guarded by table_mutex_
   std::vector<uint32_t> free_indexes_;
+  uint32_t table_size_ = 0;  // indexes ever used
+  mutable std::mutex table_mutex_;
+  std::vector<Channel*> dirty_;  // loop thread only
+
+  // Records for Java, from any thread; the loop hands them over in order.
+  std::mutex records_mutex_;
+  std::vector<EventRecord> records_;
+  std::size_t records_head_ = 0;
+  std::atomic<bool> records_pending_{false};
 
   std::mutex commands_mutex_;
   std::vector<Command> commands_;
-  std::vector<Listener*> listeners_;  // loop thread only (besides listen())
+  std::vector<Listener*> listeners_;
   std::mutex listeners_mutex_;
 };
 

@@ -1,5 +1,6 @@
-// Natives of org.jrdma.impl.NativeChannel: listeners, connection set-up, posting. Glue only:
-// postBatch0 is the hot path (one JNI call per batch of work requests, primitives only).
+// Natives of org.jrdma.impl.NativeChannel: listeners, channel set-up and teardown, and the hot
+// path submit0 (one JNI call per batch of submissions, primitives only). Glue only: the protocol
+// is in the channel's engine (protocol/channel_engine.h).
 #include "jni/channel_natives.h"
 
 #include <arpa/inet.h>
@@ -40,12 +41,13 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
 
 ChannelOptions channel_options(jint depth, jint eager, jint max_inline, jint timeout, jint retry, jint rnr) {
   ChannelOptions o;
-  o.depth = static_cast<uint32_t>(depth);
-  o.eager = static_cast<uint32_t>(eager);
-  o.max_inline = static_cast<uint32_t>(max_inline);
-  o.timeout = static_cast<uint8_t>(timeout);
-  o.retry_count = static_cast<uint8_t>(retry);
-  o.rnr_retry = static_cast<uint8_t>(rnr);
+  o.queue_pair.depth = static_cast<uint32_t>(depth);
+  o.queue_pair.eager = static_cast<uint32_t>(eager);
+  o.queue_pair.max_inline = static_cast<uint32_t>(max_inline);
+  o.queue_pair.timeout = static_cast<uint8_t>(timeout);
+  o.queue_pair.retry_count = static_cast<uint8_t>(retry);
+  o.queue_pair.rnr_retry = static_cast<uint8_t>(rnr);
+  o.graceful_close_ms = graceful_close_ms(o.queue_pair.timeout, o.queue_pair.retry_count);
   return o;
 }
 
@@ -66,7 +68,6 @@ jint listenerPort0(JNIEnv*, jclass, jlong listener) {
 
 void closeListener0(JNIEnv* env, jclass, jlong context, jlong listener) {
   guarded<int>(env, 0, [&] {
-    from_handle<Listener>(listener)->closing = true;
     from_handle<Context>(context)->close_listener(from_handle<Listener>(listener));
     return 0;
   });
@@ -80,6 +81,16 @@ jlong createChannel0(JNIEnv* env, jclass, jlong context, jint depth, jint eager,
   });
 }
 
+jint key0(JNIEnv*, jclass, jlong channel) { return static_cast<jint>(from_handle<Channel>(channel)->key); }
+
+// The receive ring as a direct buffer: Java's messages are read-only views of its slots. The
+// memory outlives the channel (core/channel_memory.h), so a view kept too long reads zeros.
+jobject ring0(JNIEnv* env, jclass, jlong channel) {
+  Channel* c = from_handle<Channel>(channel);
+  auto size = static_cast<jlong>(c->options.queue_pair.depth) * c->options.queue_pair.eager;
+  return env->NewDirectByteBuffer(c->memory().base, size);
+}
+
 void connect0(JNIEnv* env, jclass, jlong context, jlong channel, jstring ip, jint port, jstring local_ip, jint timeout_ms) {
   guarded<int>(env, 0, [&] {
     sockaddr_storage remote = parse_address(env, ip, port);
@@ -91,52 +102,38 @@ void connect0(JNIEnv* env, jclass, jlong context, jlong channel, jstring ip, jin
   });
 }
 
-// A channel created but never connected (the address was invalid): nothing else knows it.
-void discard0(JNIEnv*, jclass, jlong channel) { delete from_handle<Channel>(channel); }
-
-void accept0(JNIEnv* env, jclass, jlong context, jlong channel, jlong address, jint lkey) {
+// The posting hot path: a batch of 64-byte Submission records (operations and receive releases).
+void submit0(JNIEnv* env, jclass, jlong channel, jlong submissions, jint count) {
   guarded<int>(env, 0, [&] {
-    from_handle<Context>(context)->accept(from_handle<Channel>(channel), static_cast<uint64_t>(address),
-                                          static_cast<uint32_t>(lkey));
+    from_handle<Channel>(channel)->engine.submit(reinterpret_cast<const Submission*>(static_cast<uintptr_t>(submissions)),
+                                                 count);
     return 0;
   });
 }
 
-void continueConnect0(JNIEnv* env, jclass, jlong context, jlong channel, jlong address, jint lkey) {
+void close0(JNIEnv* env, jclass, jlong channel) {
   guarded<int>(env, 0, [&] {
-    from_handle<Context>(context)->continue_connect(from_handle<Channel>(channel), static_cast<uint64_t>(address),
-                                                    static_cast<uint32_t>(lkey));
+    from_handle<Channel>(channel)->engine.close();
     return 0;
   });
 }
 
-void reject0(JNIEnv* env, jclass, jlong context, jlong channel, jint reason) {
+void abort0(JNIEnv* env, jclass, jlong channel) {
   guarded<int>(env, 0, [&] {
-    from_handle<Context>(context)->reject(from_handle<Channel>(channel), static_cast<wire::RejectReason>(reason), 0);
+    from_handle<Channel>(channel)->engine.abort(ClosedCause::kLocal);
     return 0;
   });
 }
 
-void disconnect0(JNIEnv*, jclass, jlong channel) { from_handle<Channel>(channel)->disconnect(); }
+jstring describe0(JNIEnv* env, jclass, jlong channel) {
+  return guarded<jstring>(env, nullptr, [&] {
+    return env->NewStringUTF(from_handle<Channel>(channel)->engine.describe().c_str());
+  });
+}
 
 void destroy0(JNIEnv* env, jclass, jlong context, jlong channel) {
   guarded<int>(env, 0, [&] {
     from_handle<Context>(context)->destroy_channel(from_handle<Channel>(channel));
-    return 0;
-  });
-}
-
-// The posting hot path: the receive buffers Java freed are re-posted first (their credits may
-// travel in the headers of the sends that follow), then every queued work request in one chain.
-void postBatch0(JNIEnv* env, jclass, jlong channel, jlong requests, jint count, jlong repost_slots, jint repost_count) {
-  guarded<int>(env, 0, [&] {
-    Channel* c = from_handle<Channel>(channel);
-    if (repost_count > 0) {
-      c->repost_receives(reinterpret_cast<const int32_t*>(static_cast<uintptr_t>(repost_slots)), repost_count);
-    }
-    if (count > 0) {
-      c->post_batch(reinterpret_cast<const WorkRequestDescriptor*>(static_cast<uintptr_t>(requests)), count);
-    }
     return 0;
   });
 }
@@ -146,14 +143,14 @@ const JNINativeMethod kChannelMethods[] = {
     JRDMA_NATIVE(listenerPort0, "(J)I"),
     JRDMA_NATIVE(closeListener0, "(JJ)V"),
     JRDMA_NATIVE(createChannel0, "(JIIIIII)J"),
+    JRDMA_NATIVE(key0, "(J)I"),
+    JRDMA_NATIVE(ring0, "(J)Ljava/nio/ByteBuffer;"),
     JRDMA_NATIVE(connect0, "(JJLjava/lang/String;ILjava/lang/String;I)V"),
-    JRDMA_NATIVE(discard0, "(J)V"),
-    JRDMA_NATIVE(accept0, "(JJJI)V"),
-    JRDMA_NATIVE(continueConnect0, "(JJJI)V"),
-    JRDMA_NATIVE(reject0, "(JJI)V"),
-    JRDMA_NATIVE(disconnect0, "(J)V"),
+    JRDMA_NATIVE(submit0, "(JJI)V"),
+    JRDMA_NATIVE(close0, "(J)V"),
+    JRDMA_NATIVE(abort0, "(J)V"),
+    JRDMA_NATIVE(describe0, "(J)Ljava/lang/String;"),
     JRDMA_NATIVE(destroy0, "(JJ)V"),
-    JRDMA_NATIVE(postBatch0, "(JJIJI)V"),
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "core/device_info.h"
 #include "core/device_info_format.h"
 #include "core/version.h"
+#include "protocol/layout.h"
 #include "jni/channel_natives.h"
 #include "jni/context_natives.h"
 #include "jni/exceptions.h"
@@ -27,8 +28,12 @@ jstring devices0(JNIEnv* env, jclass) {
   });
 }
 
+// The record layouts this library was built with (protocol/layout.h); checked by Java at load.
+jstring layout0(JNIEnv* env, jclass) { return env->NewStringUTF(jrdma::cross_language_layout().c_str()); }
+
 const JNINativeMethod kLibraryMethods[] = {
     JRDMA_NATIVE(version0, "()Ljava/lang/String;"),
+    JRDMA_NATIVE(layout0, "()Ljava/lang/String;"),
     JRDMA_NATIVE(devices0, "()Ljava/lang/String;"),
 };
 

@@ -26,6 +26,15 @@ void CompletionQueue::event_received() noexcept {
   }
 }
 
+void CompletionQueue::reserve(int entries) {
+  int needed = reserved_ + entries;
+  if (needed > capacity()) {
+    int target = needed > 2 * capacity() ? needed : 2 * capacity();
+    if (int rc = ibv_resize_cq(cq_, target); rc != 0) throw_errno("ibv_resize_cq(cqe=" + std::to_string(target) + ")", rc);
+  }
+  reserved_ = needed;
+}
+
 int CompletionQueue::release() noexcept {
   if (cq_ == nullptr) return 0;
   if (unacked_events_ > 0) {

@@ -22,7 +22,13 @@ class CompletionQueue {
   void event_received() noexcept;
   int release() noexcept;
 
+  // Entries promised to queue pairs on this CQ: it grows (ibv_resize_cq) before a queue pair
+  // could overrun it, since an overrun loses completions silently. Loop thread only.
+  void reserve(int entries);
+  void unreserve(int entries) noexcept { reserved_ -= entries; }
+
  private:
+  int reserved_ = 0;
   static constexpr unsigned kAckBatch = 64;
   ibv_cq* cq_ = nullptr;
   unsigned unacked_events_ = 0;

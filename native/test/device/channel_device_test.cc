@@ -119,7 +119,7 @@ jrdma::ContextOptions rxe0() {
 TEST(ChannelDevice, WrongProtocolVersionIsRejectedWithAReasonBothSidesDecode) {
   jrdma::Context server(rxe0());
   jrdma::ChannelOptions options;
-  options.eager = 4096;
+  options.queue_pair.eager = 4096;
   sockaddr_in bind = address(kServerIp, 21001);
   jrdma::Listener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
 
@@ -155,23 +155,21 @@ TEST(ChannelDevice, WrongProtocolVersionIsRejectedWithAReasonBothSidesDecode) {
 TEST(ChannelDevice, MalformedMessageIsAProtocolErrorNotTrusted) {
   jrdma::Context server(rxe0());
   jrdma::ChannelOptions options;
-  options.eager = 4096;
-  options.depth = 16;
+  options.queue_pair.eager = 4096;
+  options.queue_pair.depth = 16;
   sockaddr_in bind = address(kServerIp, 21002);
   jrdma::Listener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
-  std::vector<uint8_t> receive(16 * 4096);
-  auto receive_mr = server.register_memory(receive.data(), receive.size(), IBV_ACCESS_LOCAL_WRITE);
 
   RawClient client;
   std::atomic<bool> connected{false};
   std::thread peer([&] { connected = client.connect(21002, valid_handshake()); });
   jrdma::Channel* channel = nullptr;
+  // The engine posts its receive ring and accepts by itself: kIncoming, then kChannelOpen.
   run_loop(server, [&](const jrdma::EventRecord& r) {
-    if (r.kind == static_cast<int32_t>(jrdma::EventKind::kChannelReady)) {
-      channel = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.d));
-      server.accept(channel, reinterpret_cast<uintptr_t>(receive.data()), receive_mr->lkey());
+    if (r.kind == static_cast<int32_t>(jrdma::EventKind::kIncoming)) {
+      channel = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.c));
     }
-    return r.kind == static_cast<int32_t>(jrdma::EventKind::kEstablished);
+    return r.kind == static_cast<int32_t>(jrdma::EventKind::kChannelOpen);
   });
   peer.join();
   ASSERT_TRUE(connected.load());
@@ -190,8 +188,10 @@ TEST(ChannelDevice, MalformedMessageIsAProtocolErrorNotTrusted) {
   ibv_send_wr* bad = nullptr;
   ASSERT_EQ(0, ibv_post_send(client.id->qp, &wr, &bad));
   run_loop(server, [&](const jrdma::EventRecord& r) {
-    if (r.kind != static_cast<int32_t>(jrdma::EventKind::kProtocolError)) return false;
+    if (r.kind != static_cast<int32_t>(jrdma::EventKind::kChannelClosed)) return false;
+    EXPECT_EQ(static_cast<int32_t>(jrdma::ClosedCause::kProtocolError), r.a);
     EXPECT_EQ(static_cast<int32_t>(jrdma::wire::DecodeStatus::kTooLong), r.b);
+    EXPECT_EQ(channel->key, static_cast<uint32_t>(r.key));
     return true;
   });
   server.destroy_channel(channel);
@@ -201,5 +201,4 @@ TEST(ChannelDevice, MalformedMessageIsAProtocolErrorNotTrusted) {
   ibv_wc wc;
   for (int i = 0; i < 100 && ibv_poll_cq(client.cq, 1, &wc) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ibv_dereg_mr(mr);
-  receive_mr.reset();
 }

@@ -3,30 +3,40 @@ package org.jrdma.impl;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One posted or queued operation of a channel: what to post and what it holds. It is itself the
- * future handed to the caller, so an operation costs one allocation.
+ * One submitted operation of a channel: what to do and what it holds. It is itself the future
+ * handed to the caller, so an operation costs one allocation. The native engine reports it by its
+ * sequence number, in submission order.
  */
 final class ChannelOp extends CompletableFuture<Object> {
     enum Kind {
-        SEND("SEND", true, 1), CREDIT("SEND(credit)", true, 2), WRITE("RDMA_WRITE", false, 3),
-        WRITE_IMM("RDMA_WRITE_WITH_IMM", true, 4), READ("RDMA_READ", false, 5),
-        COMPARE_AND_SWAP("ATOMIC_CMP_AND_SWP", false, 6), FETCH_AND_ADD("ATOMIC_FETCH_AND_ADD", false, 7);
+        SEND("SEND", 1), WRITE("RDMA_WRITE", 3), WRITE_IMM("RDMA_WRITE_WITH_IMM", 4), READ("RDMA_READ", 5),
+        COMPARE_AND_SWAP("ATOMIC_CMP_AND_SWP", 6), FETCH_AND_ADD("ATOMIC_FETCH_AND_ADD", 7);
 
         final String verb;
-        /** Consumes a receive buffer at the peer, so it needs a credit. */
-        final boolean needsCredit;
-        /** WorkRequestKind in native/src/core/work_request.h. */
-        final byte descriptorKind;
+        /** OpKind in native/src/protocol/submission.h. */
+        final byte opKind;
 
-        Kind(String verb, boolean needsCredit, int descriptorKind) {
+        Kind(String verb, int opKind) {
             this.verb = verb;
-            this.needsCredit = needsCredit;
-            this.descriptorKind = (byte) descriptorKind;
+            this.opKind = (byte) opKind;
+        }
+
+        static String verbOf(int opKind) {
+            for (Kind kind : values()) {
+                if (kind.opKind == opKind) {
+                    return kind.verb;
+                }
+            }
+            return opKind == 0 ? "RECV" : opKind == 2 ? "SEND(credit)" : "op " + opKind;
+        }
+
+        boolean atomic() {
+            return this == COMPARE_AND_SWAP || this == FETCH_AND_ADD;
         }
     }
 
     final Kind kind;
-    final BufferBase buffer; // held (a use) while the operation runs; null for CREDIT and atomics
+    final BufferBase buffer; // held (a use) while the operation runs; null for atomics
     final int offset;
     final int length;
     final long remoteAddress;
@@ -34,6 +44,7 @@ final class ChannelOp extends CompletableFuture<Object> {
     final int immediate;
     final long compareOrAdd;
     final long swap;
+    long seq; // assigned under the channel's lock when submitted
 
     ChannelOp(Kind kind, BufferBase buffer, int offset, int length, long remoteAddress, int rkey, int immediate,
               long compareOrAdd, long swap) {

@@ -6,38 +6,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Finds the channel of an event: by key (from the wr_id of completions; no boxing, one array read)
- * or by native handle (connection events), and the server of a connection request. Also collects
- * the channels touched in a batch, whose receive buffers are re-posted together at its end.
+ * Finds the channel of a record by its key (one array read, no boxing) and the server of a
+ * connection request by its listener handle. Also collects the channels whose submissions wait
+ * for the end of the event-loop batch.
  */
 final class ChannelRegistry {
     private final AtomicReferenceArray<JniChannel> byIndex = new AtomicReferenceArray<>(1 << 16);
-    private final ConcurrentHashMap<Long, JniChannel> byHandle = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, JniServer> servers = new ConcurrentHashMap<>();
     private final List<JniChannel> dirty = new ArrayList<>(); // loop thread only
 
-    void add(JniChannel channel) {
-        byHandle.put(channel.handle, channel);
-    }
-
-    void register(int key, JniChannel channel) {
-        byIndex.set(key & 0xffff, channel);
+    void register(JniChannel channel) {
+        byIndex.set(channel.key & 0xffff, channel);
     }
 
     JniChannel byKey(int key) {
         JniChannel channel = byIndex.get(key & 0xffff);
-        return channel != null && channel.keyed() && channel.key() == key ? channel : null;
-    }
-
-    JniChannel byHandle(long handle) {
-        return byHandle.get(handle);
+        return channel != null && channel.key == key ? channel : null;
     }
 
     void unregister(JniChannel channel) {
-        byHandle.remove(channel.handle, channel);
-        if (channel.keyed()) {
-            byIndex.compareAndSet(channel.key() & 0xffff, channel, null);
-        }
+        byIndex.compareAndSet(channel.key & 0xffff, channel, null);
     }
 
     void addServer(JniServer server) {
@@ -56,7 +44,7 @@ final class ChannelRegistry {
         dirty.add(channel);
     }
 
-    /** End of a batch (loop thread). */
+    /** End of a batch (loop thread): one JNI call per channel with submissions. */
     void flushDirty() {
         for (int i = 0; i < dirty.size(); i++) {
             try {

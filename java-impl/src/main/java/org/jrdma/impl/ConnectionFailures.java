@@ -6,9 +6,17 @@ import org.jrdma.ConnectTimeoutException;
 import org.jrdma.ConnectionException;
 import org.jrdma.ConnectionRefusedException;
 import org.jrdma.ConnectionRejectedException;
+import org.jrdma.ProtocolException;
+import org.jrdma.RdmaClosedException;
+import org.jrdma.RdmaException;
+import org.jrdma.RdmaOperationException;
 import org.jrdma.RouteResolutionException;
 
-/** Turns the native connection failure codes (core/event_record.h, wire/handshake.h) into typed exceptions. */
+/**
+ * Turns the native codes of a channel's end (native/src/protocol/event_record.h: ClosedCause,
+ * ChannelFailure, ProtocolViolation; wire/handshake.h, wire/message_header.h) into typed exceptions.
+ * The texts live here only; native code reports codes.
+ */
 final class ConnectionFailures {
     private static final String[] REASONS = {"none", "malformed handshake", "protocol version mismatch",
         "eager buffer size mismatch", "receive credits out of range", "connection arrived on another device",
@@ -16,6 +24,8 @@ final class ConnectionFailures {
     private static final String[] DECODE = {"ok", "message shorter than its header", "unknown message type",
         "reserved flag bits set", "length field does not match the bytes received", "length field beyond the receive buffer",
         "more credits returned than were taken", "credit message with a payload"};
+    private static final String[] VIOLATIONS = {"the peer returned more credits than it can owe in total",
+        "a message id other than the next one (lost or repeated message)", "a receive completion for a buffer that was not posted"};
 
     private ConnectionFailures() {
     }
@@ -25,7 +35,35 @@ final class ConnectionFailures {
     }
 
     static String decodeStatus(int code) {
+        if (code >= 100 && code < 100 + VIOLATIONS.length) {
+            return VIOLATIONS[code - 100];
+        }
         return code >= 0 && code < DECODE.length ? DECODE[code] : "decode status " + code;
+    }
+
+    /** Why the engine closed a channel (kChannelClosed); null for a local close. */
+    static Throwable closeCause(InetSocketAddress remote, int cause, int code, long detail, long detail2) {
+        switch (cause) {
+            case EventRecords.CLOSED_LOCAL:
+                return null;
+            case EventRecords.CLOSED_PEER_DISCONNECTED:
+                return new RdmaClosedException("the peer disconnected (" + remote + ")");
+            case EventRecords.CLOSED_OPERATION_FAILED:
+                if (code < 0) {
+                    return new RdmaException("posting to the queue pair of the channel to " + remote + " failed (errno "
+                            + detail2 + "); channel closed", (int) detail2);
+                }
+                return new RdmaOperationException(ChannelOp.Kind.verbOf((int) detail), code, WorkCompletion.status(code));
+            case EventRecords.CLOSED_PROTOCOL_ERROR:
+                return new ProtocolException("malformed message from " + remote + ": " + decodeStatus(code) + "; channel closed");
+            case EventRecords.CLOSED_CONNECT_FAILED:
+                return exception(remote, code, (int) detail, (int) (detail2 & 0xffff), detail2 >>> 16);
+            case EventRecords.CLOSED_GRACEFUL_TIMEOUT:
+                return new RdmaClosedException("closed: operations still in flight after " + detail
+                        + " ms of graceful close were failed");
+            default:
+                return new RdmaClosedException("closed (cause " + cause + ")");
+        }
     }
 
     static ConnectionException exception(InetSocketAddress remote, int failure, int status, int reason, long detail) {

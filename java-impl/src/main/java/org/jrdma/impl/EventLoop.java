@@ -100,60 +100,50 @@ final class EventLoop implements Runnable {
         }
     }
 
+    /** One route: channel records by key (one table lookup), the rest to the context. */
     private void dispatch(int i) {
-        JniChannel channel;
-        switch (records.kind(i)) {
-            case EventRecords.KIND_COMPLETION: {
-                long wrId = records.d(i);
-                channel = context.registry().byKey((int) (wrId >>> 32));
-                if (channel != null) { // else the channel is gone: a late completion
-                    channel.onCompletion((int) (wrId & 0x7fffffffL), (wrId & 0x80000000L) != 0, records.a(i), records.b(i));
-                }
+        int kind = records.kind(i);
+        switch (kind) {
+            case EventRecords.KIND_INCOMING:
+                context.onIncoming(records.key(i), records.incomingChannelHandle(i), records.listenerHandle(i));
+                return;
+            case EventRecords.KIND_INCOMING_REJECTED:
+                context.onIncomingRejected(records.listenerHandle(i), records.rejectReason(i), records.rejectedPeerValue(i));
+                return;
+            case EventRecords.KIND_ASYNC_EVENT:
+                AsyncEvent.Severity severity = AsyncEvent.Severity.values()[Math.min(records.asyncSeverity(i), 2)];
+                context.onAsyncEvent(new AsyncEvent(AsyncEventType.fromVerbs(records.asyncType(i)), records.asyncPort(i), severity));
+                return;
+            case EventRecords.KIND_WAKEUP:
+                return; // the tasks run after the batch; the loop condition is checked next
+            default:
                 break;
-            }
+        }
+        JniChannel channel = context.registry().byKey(records.key(i));
+        if (channel == null) {
+            return; // the channel is gone: a late record
+        }
+        switch (kind) {
+            case EventRecords.KIND_OP_DONE:
+                channel.onOpDone(records.opSeq(i), records.opStatus(i), records.opKind(i), records.opResult(i));
+                break;
+            case EventRecords.KIND_OPS_UNPOSTED:
+                channel.onOpsUnposted(records.firstUnpostedSeq(i));
+                break;
             case EventRecords.KIND_MESSAGE:
-                channel = context.registry().byKey((int) (records.d(i) >>> 32));
-                if (channel != null) {
-                    long e = records.e(i);
-                    channel.onMessage(records.a(i), records.b(i), records.c(i), (int) (e & 0xff), e >>> 8);
-                }
+                channel.onMessage(records.receiveSlot(i), records.messageLength(i), records.messageId(i));
                 break;
             case EventRecords.KIND_IMMEDIATE:
-                channel = context.registry().byKey((int) (records.d(i) >>> 32));
-                if (channel != null) {
-                    channel.onImmediate(records.a(i), records.b(i));
-                }
+                channel.onImmediate(records.receiveSlot(i), records.immediate(i));
                 break;
-            case EventRecords.KIND_PROTOCOL_ERROR:
-                channel = context.registry().byKey((int) (records.d(i) >>> 32));
-                if (channel != null) {
-                    channel.onProtocolError(records.a(i), ConnectionFailures.decodeStatus(records.b(i)));
-                }
+            case EventRecords.KIND_CHANNEL_OPEN:
+                channel.onOpen(records.peerCredits(i), records.peerMaxMessage(i));
                 break;
-            case EventRecords.KIND_INCOMING:
-                context.onIncoming(records.d(i), records.e(i));
-                break;
-            case EventRecords.KIND_CHANNEL_READY:
-                context.onChannelReady(records.d(i), records.a(i), records.b(i), records.c(i));
-                break;
-            case EventRecords.KIND_ESTABLISHED:
-                context.onEstablished(records.d(i), records.a(i), records.b(i));
-                break;
-            case EventRecords.KIND_CHANNEL_FAILED:
-                context.onChannelFailed(records.d(i), records.a(i), records.b(i), records.c(i), records.e(i));
-                break;
-            case EventRecords.KIND_INCOMING_REJECTED:
-                context.onIncomingRejected(records.e(i), records.a(i), records.b(i));
-                break;
-            case EventRecords.KIND_DISCONNECTED:
-                context.onDisconnected(records.d(i));
-                break;
-            case EventRecords.KIND_ASYNC_EVENT:
-                AsyncEvent.Severity severity = AsyncEvent.Severity.values()[Math.min(records.c(i), 2)];
-                context.onAsyncEvent(new AsyncEvent(AsyncEventType.fromVerbs(records.a(i)), records.b(i), severity));
+            case EventRecords.KIND_CHANNEL_CLOSED:
+                channel.onClosed(records.closedCause(i), records.closedCode(i), records.closedDetail(i), records.closedDetail2(i));
                 break;
             default:
-                break; // wake-up: the loop condition is checked next
+                LOG.log(Level.WARNING, "unknown event record kind " + kind);
         }
     }
 }

@@ -4,23 +4,37 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The batch of 32-byte event records the native loop writes (native/src/core/event_record.h).
- * Read in place with absolute gets: no allocation per event.
+ * The batch of 32-byte event records the native loop writes (native/src/protocol/event_record.h,
+ * which says what each field means per kind). Read in place with absolute gets: no allocation per
+ * event. The layout is checked against the native library's at load ({@link Layouts}).
  */
 final class EventRecords {
     static final int RECORD_BYTES = 32;
-    static final int KIND_COMPLETION = 1;
-    static final int KIND_ASYNC_EVENT = 2;
-    static final int KIND_WAKEUP = 3;
-    static final int KIND_MESSAGE = 4;
-    static final int KIND_IMMEDIATE = 5;
-    static final int KIND_PROTOCOL_ERROR = 6;
-    static final int KIND_CHANNEL_READY = 7;
-    static final int KIND_ESTABLISHED = 8;
-    static final int KIND_CHANNEL_FAILED = 9;
-    static final int KIND_DISCONNECTED = 10;
-    static final int KIND_INCOMING = 11;
-    static final int KIND_INCOMING_REJECTED = 12;
+    static final int KIND_OFFSET = 0;
+    static final int KEY_OFFSET = 4;
+    static final int A_OFFSET = 8;
+    static final int B_OFFSET = 12;
+    static final int C_OFFSET = 16;
+    static final int D_OFFSET = 24;
+
+    static final int KIND_OP_DONE = 1;
+    static final int KIND_OPS_UNPOSTED = 2;
+    static final int KIND_MESSAGE = 3;
+    static final int KIND_IMMEDIATE = 4;
+    static final int KIND_CHANNEL_OPEN = 5;
+    static final int KIND_CHANNEL_CLOSED = 6;
+    static final int KIND_INCOMING = 7;
+    static final int KIND_INCOMING_REJECTED = 8;
+    static final int KIND_ASYNC_EVENT = 9;
+    static final int KIND_WAKEUP = 10;
+
+    /** ClosedCause of kChannelClosed. */
+    static final int CLOSED_LOCAL = 1;
+    static final int CLOSED_PEER_DISCONNECTED = 2;
+    static final int CLOSED_OPERATION_FAILED = 3;
+    static final int CLOSED_PROTOCOL_ERROR = 4;
+    static final int CLOSED_CONNECT_FAILED = 5;
+    static final int CLOSED_GRACEFUL_TIMEOUT = 6;
 
     private final ByteBuffer records;
     private final long address;
@@ -32,6 +46,11 @@ final class EventRecords {
         this.address = NativeContext.address0(records);
     }
 
+    static String layout() {
+        return "record size=" + RECORD_BYTES + ",key=" + KEY_OFFSET + ",a=" + A_OFFSET + ",b=" + B_OFFSET + ",c=" + C_OFFSET
+                + ",d=" + D_OFFSET;
+    }
+
     long address() {
         return address;
     }
@@ -41,26 +60,122 @@ final class EventRecords {
     }
 
     int kind(int i) {
-        return records.getInt(i * RECORD_BYTES);
+        return records.getInt(i * RECORD_BYTES + KIND_OFFSET);
     }
 
-    int a(int i) {
-        return records.getInt(i * RECORD_BYTES + 4);
+    /** The channel the record is about. */
+    int key(int i) {
+        return records.getInt(i * RECORD_BYTES + KEY_OFFSET);
     }
 
-    int b(int i) {
-        return records.getInt(i * RECORD_BYTES + 8);
+    // kOpDone
+    int opStatus(int i) {
+        return a(i);
     }
 
-    int c(int i) {
-        return records.getInt(i * RECORD_BYTES + 12);
+    int opKind(int i) {
+        return b(i);
     }
 
-    long d(int i) {
-        return records.getLong(i * RECORD_BYTES + 16);
+    long opSeq(int i) {
+        return c(i);
     }
 
-    long e(int i) {
-        return records.getLong(i * RECORD_BYTES + 24);
+    long opResult(int i) {
+        return d(i);
+    }
+
+    // kOpsUnposted
+    long firstUnpostedSeq(int i) {
+        return c(i);
+    }
+
+    // kMessage, kImmediate
+    int receiveSlot(int i) {
+        return a(i);
+    }
+
+    int messageLength(int i) {
+        return b(i);
+    }
+
+    long messageId(int i) {
+        return c(i);
+    }
+
+    int immediate(int i) {
+        return b(i);
+    }
+
+    // kChannelOpen
+    int peerCredits(int i) {
+        return a(i);
+    }
+
+    int peerMaxMessage(int i) {
+        return b(i);
+    }
+
+    // kChannelClosed: cause, code and details (event_record.h, ClosedCause)
+    int closedCause(int i) {
+        return a(i);
+    }
+
+    int closedCode(int i) {
+        return b(i);
+    }
+
+    long closedDetail(int i) {
+        return c(i);
+    }
+
+    long closedDetail2(int i) {
+        return d(i);
+    }
+
+    // kIncoming, kIncomingRejected
+    long incomingChannelHandle(int i) {
+        return c(i);
+    }
+
+    long listenerHandle(int i) {
+        return d(i);
+    }
+
+    int rejectReason(int i) {
+        return a(i);
+    }
+
+    int rejectedPeerValue(int i) {
+        return b(i);
+    }
+
+    // kAsyncEvent
+    int asyncType(int i) {
+        return a(i);
+    }
+
+    int asyncPort(int i) {
+        return b(i);
+    }
+
+    int asyncSeverity(int i) {
+        return (int) c(i);
+    }
+
+    private int a(int i) {
+        return records.getInt(i * RECORD_BYTES + A_OFFSET);
+    }
+
+    private int b(int i) {
+        return records.getInt(i * RECORD_BYTES + B_OFFSET);
+    }
+
+    private long c(int i) {
+        return records.getLong(i * RECORD_BYTES + C_OFFSET);
+    }
+
+    private long d(int i) {
+        return records.getLong(i * RECORD_BYTES + D_OFFSET);
     }
 }

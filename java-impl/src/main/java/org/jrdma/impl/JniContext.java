@@ -217,15 +217,15 @@ final class JniContext extends NativeResource implements RdmaContext {
         try {
             long channelHandle = NativeChannel.createChannel0(handle, config.queueDepth(), config.eagerSize(),
                     config.maxInline(), config.timeout(), config.retryCount(), config.rnrRetry());
-            JniChannel channel = new JniChannel(this, channelHandle, false, remote, config, handler);
-            // Known to the registry before the loop can report anything about it.
-            registry.add(channel);
+            JniChannel channel;
             try {
+                channel = new JniChannel(this, channelHandle, false, remote, config, handler);
+                // Known to the registry before the loop can report anything about it.
+                registry.register(channel);
                 NativeChannel.connect0(handle, channelHandle, remote.getAddress().getHostAddress(), remote.getPort(),
                         local == null ? null : local.getHostAddress(), config.connectTimeoutMillis());
             } catch (RuntimeException e) {
-                registry.unregister(channel);
-                NativeChannel.discard0(channelHandle);
+                NativeChannel.destroy0(handle, channelHandle); // the registry drops it with its key
                 throw e;
             }
             track(channel);
@@ -247,15 +247,16 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     // ---- connection events (loop thread) ----------------------------------------------------------
 
-    void onIncoming(long channelHandle, long listener) {
+    /** A connection request passed the handshake and is being accepted: the channel exists natively. */
+    void onIncoming(int key, long channelHandle, long listener) {
         JniServer server = registry.server(listener);
         if (server == null || server.isClosedFlag()) {
-            NativeChannel.reject0(handle, channelHandle, 6 /* kServerClosing */);
+            NativeChannel.abort0(channelHandle);
             NativeChannel.destroy0(handle, channelHandle);
             return;
         }
         JniChannel channel = new JniChannel(this, channelHandle, true, null, server.config, server.handler);
-        registry.add(channel);
+        registry.register(channel);
         try {
             track(channel);
         } catch (RuntimeException closing) {
@@ -277,36 +278,6 @@ final class JniContext extends NativeResource implements RdmaContext {
             } catch (RuntimeException thrown) {
                 LOG.log(Level.WARNING, "ChannelHandler.onRejected threw", thrown);
             }
-        }
-    }
-
-    void onChannelReady(long channelHandle, int key, int peerCredits, int peerEager) {
-        JniChannel channel = registry.byHandle(channelHandle);
-        if (channel != null) {
-            channel.onReady(key, peerCredits, peerEager);
-        }
-    }
-
-    void onEstablished(long channelHandle, int peerCredits, int peerEager) {
-        JniChannel channel = registry.byHandle(channelHandle);
-        if (channel != null) {
-            channel.onEstablished(peerCredits, peerEager);
-        }
-    }
-
-    void onChannelFailed(long channelHandle, int failure, int status, int reason, long detail) {
-        JniChannel channel = registry.byHandle(channelHandle);
-        if (channel != null) {
-            channel.fail(ConnectionFailures.exception(channel.remoteAddress(), failure, status, reason, detail));
-        } else {
-            NativeChannel.destroy0(handle, channelHandle);
-        }
-    }
-
-    void onDisconnected(long channelHandle) {
-        JniChannel channel = registry.byHandle(channelHandle);
-        if (channel != null) {
-            channel.onDisconnected();
         }
     }
 

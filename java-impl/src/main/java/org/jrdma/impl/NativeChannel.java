@@ -1,5 +1,7 @@
 package org.jrdma.impl;
 
+import java.nio.ByteBuffer;
+
 /** JNI surface of listeners and channels (native/src/jni/channel_natives.cc). Primitives and strings only. */
 final class NativeChannel {
     private NativeChannel() {
@@ -12,28 +14,33 @@ final class NativeChannel {
 
     static native void closeListener0(long context, long listener);
 
-    /** An active channel that does nothing until {@link #connect0}: register it first. */
+    /**
+     * An active channel (memory allocated and registered, key assigned) that does nothing until
+     * {@link #connect0}: register it under its key first.
+     */
     static native long createChannel0(long context, int depth, int eager, int maxInline, int timeout, int retry, int rnrRetry);
 
-    /** Queues the connection attempt; its progress arrives as event records. */
+    /** The key every record about the channel carries. */
+    static native int key0(long channel);
+
+    /** The receive ring (depth x eager bytes) as a direct buffer; messages are views of its slots. */
+    static native ByteBuffer ring0(long channel);
+
+    /** Queues the connection attempt; its outcome arrives as the channel's records. */
     static native void connect0(long context, long channel, String ip, int port, String localIp, int timeoutMillis);
 
-    /** Frees a channel that was created but never connected. */
-    static native void discard0(long channel);
+    /** Hands {@code count} 64-byte {@link Submissions} records at {@code submissions} to the channel's engine. */
+    static native void submit0(long channel, long submissions, int count);
 
-    static native void accept0(long context, long channel, long receiveAddress, int lkey);
+    /** Graceful close: queued operations fail, posted ones complete, then kChannelClosed. */
+    static native void close0(long channel);
 
-    static native void continueConnect0(long context, long channel, long receiveAddress, int lkey);
+    /** Closes now: kChannelClosed, everything not reported yet fails. */
+    static native void abort0(long channel);
 
-    static native void reject0(long context, long channel, int reason);
+    /** The engine's state in words (diagnostics). */
+    static native String describe0(long channel);
 
-    static native void disconnect0(long channel);
-
+    /** Queues the channel's destruction (QP, cm id, registration, memory) on the loop. */
     static native void destroy0(long context, long channel);
-
-    /**
-     * Re-posts {@code repostCount} receive slots (ints at {@code repostSlots}), then posts {@code count}
-     * work requests (64-byte {@link PostBuffer} records at {@code requests}) with one ibv_post_send.
-     */
-    static native void postBatch0(long channel, long requests, int count, long repostSlots, int repostCount);
 }

@@ -12,6 +12,9 @@ final class NativeLibrary {
     /** The version compiled into libjrdma.so. */
     static native String version0();
 
+    /** The layouts of the records that cross JNI, as native/src/protocol/layout.h writes them. */
+    static native String layout0();
+
     /** The device snapshot in the text form of native/src/core/device_info_format.h. */
     static native String devices0();
 }

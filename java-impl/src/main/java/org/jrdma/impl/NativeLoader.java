@@ -35,6 +35,7 @@ final class NativeLoader {
             String expected = expectedVersion();
             new Library(LIBRARY_NAME, NativeLoader.class).load();
             checkVersion(expected, NativeLibrary.version0());
+            Layouts.check(NativeLibrary.layout0());
             return null;
         } catch (UnsatisfiedLinkError e) {
             return new UnsatisfiedLinkError(hint(e.getMessage())).initCause(e);

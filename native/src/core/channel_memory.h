@@ -1,0 +1,20 @@
+// A channel's own memory (receive ring, header slots, atomic results: ChannelMemoryLayout) as
+// page-aligned anonymous mappings. Java reads received messages through direct ByteBuffers over
+// the ring, and a buffer a careless application kept must never point at unmapped memory, so a
+// block is never unmapped: a freed block's pages are given back to the kernel (MADV_DONTNEED: it
+// reads as zeros and costs no memory) and the block is reused by the next channel of that size.
+#pragma once
+
+#include <cstddef>
+
+#include "protocol/transport.h"
+
+namespace jrdma {
+
+// Throws RdmaError (kNative, ENOMEM) when no memory can be mapped.
+ChannelMemory allocate_channel_memory(std::size_t size);
+// Gives the block's memory back and keeps its addresses for reuse. The block must not be
+// registered any more.
+void free_channel_memory(ChannelMemory memory) noexcept;
+
+}  // namespace jrdma

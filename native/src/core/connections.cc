@@ -1,0 +1,245 @@
+// Connection management of a context (rdma_cm): listening, the active side's address and route
+// resolution and connect, the passive side's validation and accept, and the connection events
+// that open or close a channel's engine. Loop thread, except listen() and connect().
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "core/context.h"
+#include "core/error.h"
+#include "wire/handshake.h"
+
+namespace jrdma {
+
+namespace {
+int64_t handle_of(const void* p) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(p)); }
+
+// Closes a channel whose connection attempt failed (kChannelClosed with kConnectFailed).
+void connect_failed(Channel& channel, ChannelFailure failure, int status,
+                    wire::RejectReason reason = wire::RejectReason::kNone, uint32_t detail = 0) {
+  channel.engine.abort(ClosedCause::kConnectFailed, static_cast<int32_t>(failure), status,
+                       static_cast<int64_t>(static_cast<uint16_t>(reason)) | (static_cast<int64_t>(detail) << 16));
+}
+}  // namespace
+
+void Context::apply_id_options(rdma_cm_id* id, const ChannelOptions& options) const {
+  uint8_t timeout = options.queue_pair.timeout;
+  // The ACK timeout of the QP (RDMA_TIMEOUT); rdma_cm would otherwise pick its own.
+  rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &timeout, sizeof timeout);
+}
+
+void Context::fill_conn_param(rdma_conn_param* param, const Channel& channel, uint8_t* private_data) const {
+  wire::encode_handshake(channel.engine.local_handshake(), private_data);
+  *param = rdma_conn_param{};
+  param->private_data = private_data;
+  param->private_data_len = static_cast<uint8_t>(wire::kHandshakeSize);
+  param->responder_resources = static_cast<uint8_t>(max_rd_atomic_);
+  param->initiator_depth = static_cast<uint8_t>(max_rd_atomic_);
+  param->retry_count = channel.options.queue_pair.retry_count;
+  param->rnr_retry_count = channel.options.queue_pair.rnr_retry;
+}
+
+Listener* Context::listen(const sockaddr* address, const ChannelOptions& options, int backlog) {
+  auto listener = std::make_unique<Listener>();
+  listener->options = options;
+  if (rdma_create_id(cm_channel_, &listener->id, listener.get(), RDMA_PS_TCP) != 0) {
+    throw_errno("rdma_create_id()", errno);
+  }
+  if (rdma_bind_addr(listener->id, const_cast<sockaddr*>(address)) != 0) {
+    int err = errno;
+    rdma_destroy_id(listener->id);
+    throw_errno("rdma_bind_addr()", err);
+  }
+  if (listener->id->verbs != nullptr && listener->id->verbs != device_.get()) {
+    std::string other = ibv_get_device_name(listener->id->verbs->device);
+    rdma_destroy_id(listener->id);
+    throw RdmaError(ErrorKind::kIllegalArgument, "the address belongs to device " + other + ", the context is on " + name_);
+  }
+  if (rdma_listen(listener->id, backlog) != 0) {
+    int err = errno;
+    rdma_destroy_id(listener->id);
+    throw_errno("rdma_listen()", err);
+  }
+  std::lock_guard<std::mutex> lock(listeners_mutex_);
+  listeners_.push_back(listener.get());
+  return listener.release();
+}
+
+bool Context::is_listener(const void* context) noexcept {
+  std::lock_guard<std::mutex> lock(listeners_mutex_);
+  for (Listener* l : listeners_) {
+    if (static_cast<const void*>(l) == context) return true;
+  }
+  return false;
+}
+
+void Context::connect(Channel* channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms) {
+  Command command{};
+  command.kind = Command::kConnect;
+  command.channel = channel;
+  command.remote = remote;
+  if (local != nullptr) {
+    command.local = *local;
+    command.has_local = true;
+  }
+  command.timeout_ms = timeout_ms;
+  enqueue(command);
+}
+
+void Context::start_connect(const Command& c) {
+  Channel& channel = *c.channel;
+  if (channel.engine.closed()) return;  // closed before the attempt started
+  rdma_cm_id* id = nullptr;
+  if (rdma_create_id(cm_channel_, &id, &channel, RDMA_PS_TCP) != 0) {
+    return connect_failed(channel, ChannelFailure::kAddressError, errno);
+  }
+  channel.transport.attach(id);
+  if (rdma_resolve_addr(id, c.has_local ? const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(&c.local)) : nullptr,
+                        const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(&c.remote)), c.timeout_ms) != 0) {
+    connect_failed(channel, ChannelFailure::kAddressError, errno);
+  }
+}
+
+void Context::handle_connect_request(rdma_cm_event* event, std::vector<rdma_cm_id*>& to_destroy) {
+  auto* listener = static_cast<Listener*>(event->listen_id->context);
+  rdma_cm_id* id = event->id;
+  // Refuses with our reason (the client reports it) and tells Java (the server reports it too).
+  auto refuse = [&](wire::RejectReason reason, uint32_t detail, uint32_t peer_value) {
+    uint8_t data[wire::kRejectSize];
+    wire::encode_reject(reason, detail, data);
+    rdma_reject(id, data, static_cast<uint8_t>(sizeof data));
+    to_destroy.push_back(id);  // after the event is acknowledged
+    emit(make_record(EventKind::kIncomingRejected, 0, static_cast<int32_t>(reason), static_cast<int32_t>(peer_value), 0,
+                     handle_of(listener)));
+  };
+  wire::Handshake peer;
+  wire::RejectReason reason =
+      wire::decode_handshake(event->param.conn.private_data, event->param.conn.private_data_len, &peer);
+  if (listener == nullptr || listener->closing) return refuse(wire::RejectReason::kServerClosing, 0, 0);
+  if (reason == wire::RejectReason::kVersionMismatch) return refuse(reason, wire::kProtocolVersion, peer.version);
+  if (reason != wire::RejectReason::kNone) return refuse(reason, 0, 0);
+  if (id->verbs != device_.get()) return refuse(wire::RejectReason::kWrongDevice, 0, 0);
+  if (peer.eager != listener->options.queue_pair.eager) {
+    return refuse(wire::RejectReason::kEagerMismatch, listener->options.queue_pair.eager, peer.eager);
+  }
+
+  Channel* channel = nullptr;
+  try {
+    channel = create_channel_with_key(listener->options, true);
+    channel->transport.attach(id);
+    channel->engine.set_peer(peer);
+    channel->transport.create_queue_pair();
+    channel->engine.attach(&channel->transport);  // every receive is posted before the peer may send
+    uint8_t data[wire::kHandshakeSize];
+    rdma_conn_param param;
+    fill_conn_param(&param, *channel, data);
+    apply_id_options(id, channel->options);
+    if (rdma_accept(id, &param) != 0) throw_errno("rdma_accept()", errno);
+  } catch (const RdmaError& e) {
+    if (channel != nullptr) {
+      channel->transport.detach();  // the id is rejected and destroyed below, not by the channel
+      remove_channel(channel);
+      delete channel;
+    }
+    id->context = nullptr;
+    refuse(wire::RejectReason::kResources, static_cast<uint32_t>(e.errno_value()), 0);
+    return;
+  }
+  id->context = channel;
+  emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(listener)));
+}
+
+void Context::handle_cm_event(rdma_cm_event* event, std::vector<rdma_cm_id*>& to_destroy) {
+  // JRDMA_TRACE_CM=1 prints every connection-manager event (diagnostics; docs/testing.md).
+  static const bool trace = std::getenv("JRDMA_TRACE_CM") != nullptr;
+  if (trace) {
+    std::fprintf(stderr, "jrdma cm: %s status %d id %p context %p\n", rdma_event_str(event->event), event->status,
+                 static_cast<void*>(event->id), event->id->context);
+  }
+  if (event->event == RDMA_CM_EVENT_CONNECT_REQUEST) return handle_connect_request(event, to_destroy);
+  if (event->id->context == nullptr || event->listen_id != nullptr) return;
+  if (is_listener(event->id->context)) return;  // e.g. DEVICE_REMOVAL on a listening id
+  Channel& channel = *static_cast<Channel*>(event->id->context);
+  if (channel.engine.closed()) return;  // closed meanwhile: its id goes with the channel's destroy
+  switch (event->event) {
+    case RDMA_CM_EVENT_ADDR_RESOLVED:
+      apply_id_options(event->id, channel.options);
+      if (rdma_resolve_route(event->id, 2000) != 0) connect_failed(channel, ChannelFailure::kRouteError, errno);
+      break;
+    case RDMA_CM_EVENT_ROUTE_RESOLVED:
+      try {
+        if (event->id->verbs != device_.get()) {
+          throw RdmaError(ErrorKind::kIllegalArgument, std::string("the address belongs to device ") +
+                                                            ibv_get_device_name(event->id->verbs->device) +
+                                                            ", the context is on " + name_,
+                          EINVAL);
+        }
+        channel.transport.create_queue_pair();
+        channel.engine.attach(&channel.transport);
+        uint8_t data[wire::kHandshakeSize];
+        rdma_conn_param param;
+        fill_conn_param(&param, channel, data);
+        if (rdma_connect(event->id, &param) != 0) throw_errno("rdma_connect()", errno);
+      } catch (const RdmaError& e) {
+        connect_failed(channel, ChannelFailure::kSetupError, e.errno_value() != 0 ? e.errno_value() : EINVAL);
+      }
+      break;
+    case RDMA_CM_EVENT_ESTABLISHED:
+      if (!channel.passive) {
+        wire::Handshake peer;
+        wire::RejectReason reason =
+            wire::decode_handshake(event->param.conn.private_data, event->param.conn.private_data_len, &peer);
+        if (reason != wire::RejectReason::kNone) {
+          connect_failed(channel, ChannelFailure::kRejected, 0, reason);
+          break;
+        }
+        channel.engine.set_peer(peer);
+      }
+      channel.engine.open();
+      break;
+    case RDMA_CM_EVENT_REJECTED: {
+      wire::RejectReason reason;
+      uint32_t detail = 0;
+      if (wire::decode_reject(event->param.conn.private_data, event->param.conn.private_data_len, &reason, &detail)) {
+        connect_failed(channel, ChannelFailure::kRejected, event->status, reason, detail);
+      } else {
+        connect_failed(channel, ChannelFailure::kRefused, event->status);
+      }
+      break;
+    }
+    case RDMA_CM_EVENT_ADDR_ERROR:
+      connect_failed(channel, ChannelFailure::kAddressError, event->status);
+      break;
+    case RDMA_CM_EVENT_ROUTE_ERROR:
+      connect_failed(channel, ChannelFailure::kRouteError, event->status);
+      break;
+    case RDMA_CM_EVENT_UNREACHABLE:
+      connect_failed(channel, ChannelFailure::kUnreachable, event->status);
+      break;
+    case RDMA_CM_EVENT_CONNECT_ERROR:
+      connect_failed(channel, ChannelFailure::kConnectError, event->status);
+      break;
+    case RDMA_CM_EVENT_DEVICE_REMOVAL:
+      connect_failed(channel, ChannelFailure::kDeviceRemoved, ENODEV);
+      break;
+    case RDMA_CM_EVENT_DISCONNECTED:
+      channel.engine.abort(ClosedCause::kPeerDisconnected);
+      break;
+    default:
+      break;  // TIMEWAIT_EXIT, ADDR_CHANGE, ...: nothing to report
+  }
+}
+
+void Context::drain_cm_events() {
+  std::vector<rdma_cm_id*> to_destroy;
+  rdma_cm_event* event = nullptr;
+  while (rdma_get_cm_event(cm_channel_, &event) == 0) {  // EAGAIN: drained
+    handle_cm_event(event, to_destroy);
+    rdma_ack_cm_event(event);
+  }
+  for (rdma_cm_id* id : to_destroy) rdma_destroy_id(id);
+}
+
+}  // namespace jrdma

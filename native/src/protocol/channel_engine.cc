@@ -1,0 +1,355 @@
+#include "protocol/channel_engine.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace jrdma {
+
+namespace {
+// One credit is always kept back for explicit credit messages, so credits can be returned even
+// when data has used up the rest (otherwise two peers with full queues would wait for each other).
+constexpr uint32_t kCreditReserve = 1;
+
+std::size_t align8(std::size_t n) noexcept { return (n + 7) & ~static_cast<std::size_t>(7); }
+}  // namespace
+
+ChannelMemoryLayout ChannelMemoryLayout::of(uint32_t depth, uint32_t eager) noexcept {
+  ChannelMemoryLayout l;
+  l.ring = 0;
+  l.headers = align8(static_cast<std::size_t>(depth) * eager);
+  l.results = l.headers + static_cast<std::size_t>(depth) * wire::kHeaderSize;
+  l.size = l.results + static_cast<std::size_t>(depth) * sizeof(uint64_t);
+  return l;
+}
+
+ChannelEngine::ChannelEngine(uint32_t key, const EngineOptions& options, ChannelMemory memory, EventSink& sink)
+    : key_(key),
+      options_(options),
+      memory_(memory),
+      layout_(ChannelMemoryLayout::of(options.depth, options.eager)),
+      credit_threshold_(std::max<uint32_t>(2, options.depth / 4)),
+      sink_(sink),
+      window_(options.depth, std::max<uint32_t>(1, std::min<uint32_t>(16, options.depth / 4))),
+      ring_(memory.base + layout_.ring, options.depth, options.eager) {
+  if (memory.size < layout_.size) {
+    throw RdmaError(ErrorKind::kIllegalArgument, "channel memory of " + std::to_string(memory.size) +
+                                                     " bytes, the layout needs " + std::to_string(layout_.size));
+  }
+  chain_.reserve(options.depth);
+}
+
+wire::Handshake ChannelEngine::local_handshake() const noexcept {
+  wire::Handshake h;
+  h.credits = options_.depth;
+  h.eager = options_.eager;
+  h.max_message = options_.eager - static_cast<uint32_t>(wire::kHeaderSize);
+  return h;
+}
+
+uint64_t* ChannelEngine::results() const noexcept {
+  return reinterpret_cast<uint64_t*>(memory_.base + layout_.results);
+}
+
+uint8_t* ChannelEngine::header_slot(uint32_t slot) const noexcept {
+  return memory_.base + layout_.headers + static_cast<std::size_t>(slot) * wire::kHeaderSize;
+}
+
+// ---- set-up --------------------------------------------------------------------------------------
+
+bool ChannelEngine::attach(ChannelTransport* transport) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ != State::kIdle) return false;
+  transport_ = transport;
+  state_ = State::kStarted;
+  ring_.repost_all();
+  transport_->post_receives(ring_.pending_reposts().data(), static_cast<int>(ring_.pending_reposts().size()));
+  ring_.mark_reposted();
+  return true;
+}
+
+void ChannelEngine::set_peer(const wire::Handshake& peer) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  peer_ = peer;
+}
+
+wire::Handshake ChannelEngine::peer() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return peer_;
+}
+
+void ChannelEngine::open() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  open_locked();
+}
+
+void ChannelEngine::open_locked() {
+  if (state_ != State::kStarted) return;
+  state_ = State::kOpen;
+  credits_ = peer_.credits;
+  sink_.emit(make_record(EventKind::kChannelOpen, key_, static_cast<int32_t>(peer_.credits),
+                         static_cast<int32_t>(peer_.max_message)));
+}
+
+ChannelEngine::State ChannelEngine::state() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return state_;
+}
+
+// ---- posting -------------------------------------------------------------------------------------
+
+bool ChannelEngine::can_post_locked(OpKind kind) const noexcept {
+  if (!window_.has_free_slot()) return false;
+  if (kind == OpKind::kCredit) return credits_ >= 1;
+  return !needs_credit(kind) || credits_ > kCreditReserve;
+}
+
+void ChannelEngine::take_locked(const Submission& s) {
+  auto kind = static_cast<OpKind>(s.kind);
+  uint32_t slot = window_.take(PostedOp{s.seq, kind});
+  if (needs_credit(kind)) --credits_;
+  WorkRequest wr{};
+  wr.kind = kind;
+  wr.slot = slot;
+  wr.local_address = s.local_address;
+  wr.length = s.length;
+  wr.lkey = s.lkey;
+  wr.remote_address = s.remote_address;
+  wr.rkey = s.rkey;
+  wr.immediate = s.immediate;
+  wr.compare_add = s.compare_add;
+  wr.swap = s.swap;
+  if (kind == OpKind::kCompareAndSwap || kind == OpKind::kFetchAndAdd) {
+    // The previous value lands in this slot's result word, read when the slot completes.
+    wr.local_address = reinterpret_cast<uintptr_t>(results() + slot);
+    wr.length = sizeof(uint64_t);
+    wr.lkey = transport_->memory_key();
+  }
+  if (kind == OpKind::kSend || kind == OpKind::kCredit) {
+    wr.header = header_slot(slot);  // encoded by flush, when the credits it returns are known
+    if (kind == OpKind::kCredit) wr.length = 0;
+  }
+  chain_.push_back(wr);
+}
+
+void ChannelEngine::submit(const Submission* batch, int count) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  bool refused = false;
+  for (int i = 0; i < count; ++i) {
+    const Submission& s = batch[i];
+    auto kind = static_cast<OpKind>(s.kind);
+    switch (kind) {
+      case OpKind::kReleaseReceive:
+        if (state_ == State::kClosed) break;  // the ring is gone with the connection
+        if (!ring_.release(s.receive_slot)) {
+          throw RdmaError(ErrorKind::kIllegalArgument,
+                          "receive slot " + std::to_string(s.receive_slot) + " is not held by the application");
+        }
+        break;
+      case OpKind::kSend:
+        if (s.length > peer_.max_message && state_ == State::kOpen) {
+          throw RdmaError(ErrorKind::kIllegalArgument, "message of " + std::to_string(s.length) +
+                                                           " bytes exceeds the peer's limit of " +
+                                                           std::to_string(peer_.max_message));
+        }
+        [[fallthrough]];
+      case OpKind::kWrite:
+      case OpKind::kWriteWithImmediate:
+      case OpKind::kRead:
+      case OpKind::kCompareAndSwap:
+      case OpKind::kFetchAndAdd:
+        if (refused || state_ == State::kClosed) break;  // kChannelClosed reports them
+        if (state_ != State::kOpen) {
+          // Not connected yet, or closing: this and every later operation of the batch fail.
+          sink_.emit(make_record(EventKind::kOpsUnposted, key_, 0, 0, static_cast<int64_t>(s.seq)));
+          refused = true;
+        } else if (queue_.empty() && can_post_locked(kind)) {
+          take_locked(s);
+        } else {
+          queue_.push_back(s);
+        }
+        break;
+      default:
+        throw RdmaError(ErrorKind::kIllegalArgument, "unknown submission kind " + std::to_string(s.kind));
+    }
+  }
+  flush_locked();
+}
+
+void ChannelEngine::drain_queue_locked() {
+  while (!queue_.empty() && state_ == State::kOpen && can_post_locked(static_cast<OpKind>(queue_.front().kind))) {
+    take_locked(queue_.front());
+    queue_.pop_front();
+  }
+}
+
+void ChannelEngine::flush() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  flush_locked();
+}
+
+void ChannelEngine::flush_locked() {
+  if (state_ == State::kClosed || transport_ == nullptr) return;
+  try {
+    // Re-posts go first: the headers below return their credits.
+    const std::vector<uint32_t>& reposts = ring_.pending_reposts();
+    if (!reposts.empty()) {
+      transport_->post_receives(reposts.data(), static_cast<int>(reposts.size()));
+      credits_to_return_ += static_cast<uint32_t>(reposts.size());
+      ring_.mark_reposted();
+    }
+    bool carries_credits = std::any_of(chain_.begin(), chain_.end(), [](const WorkRequest& wr) {
+      return wr.kind == OpKind::kSend;
+    });
+    // No send of this chain carries the owed credits: an explicit credit message does, also when
+    // operations are queued — they may be waiting for credits the peer cannot send without ours.
+    if (!carries_credits && credits_to_return_ >= credit_threshold_ && state_ == State::kOpen &&
+        can_post_locked(OpKind::kCredit)) {
+      Submission credit{};
+      credit.kind = static_cast<uint8_t>(OpKind::kCredit);
+      take_locked(credit);
+    }
+    if (chain_.empty()) return;
+    for (std::size_t i = 0; i < chain_.size(); ++i) {
+      WorkRequest& wr = chain_[i];
+      wr.signaled = window_.signal_next(i + 1 == chain_.size());
+      if (wr.kind == OpKind::kSend || wr.kind == OpKind::kCredit) {
+        wire::MessageHeader h;
+        h.type = wr.kind == OpKind::kSend ? wire::MessageType::kData : wire::MessageType::kCredit;
+        h.credits = static_cast<uint16_t>(std::min<uint32_t>(credits_to_return_, 0xffff));
+        credits_to_return_ -= h.credits;
+        h.length = wr.length;
+        h.id = next_send_id_++;
+        wire::encode_header(h, const_cast<uint8_t*>(wr.header));
+      }
+    }
+    transport_->post_chain(chain_.data(), static_cast<int>(chain_.size()));
+    chain_.clear();
+  } catch (const RdmaError& e) {
+    // Some requests of the chain may be on the wire, some not: close the channel, which fails
+    // every operation not reported yet exactly once.
+    finish_locked(ClosedCause::kOperationFailed, -1, 0, e.errno_value());
+  }
+}
+
+// ---- transport events ----------------------------------------------------------------------------
+
+void ChannelEngine::on_send_completion(uint32_t slot, int status) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ == State::kClosed || !window_.posted(slot)) return;  // late: reported by the close
+  OpKind failed_kind = OpKind::kSend;
+  window_.complete_through(slot, [&](uint32_t done, const PostedOp& op, bool last) {
+    int op_status = last ? status : kStatusSuccess;
+    if (last) failed_kind = op.kind;
+    if (op.kind == OpKind::kCredit) return;  // internal
+    bool atomic = op.kind == OpKind::kCompareAndSwap || op.kind == OpKind::kFetchAndAdd;
+    int64_t result = atomic && op_status == kStatusSuccess ? static_cast<int64_t>(results()[done]) : 0;
+    sink_.emit(make_record(EventKind::kOpDone, key_, op_status, static_cast<int32_t>(op.kind),
+                           static_cast<int64_t>(op.seq), result));
+  });
+  if (status != kStatusSuccess) {
+    if (status == kStatusFlushed && state_ != State::kOpen) {
+      if (state_ == State::kClosing && window_.in_flight() == 0) finish_locked(ClosedCause::kLocal);
+      return;  // flushed by our own close
+    }
+    finish_locked(ClosedCause::kOperationFailed, status, static_cast<int32_t>(failed_kind));
+    return;
+  }
+  drain_queue_locked();
+  if (state_ == State::kClosing && window_.in_flight() == 0 && chain_.empty()) finish_locked(ClosedCause::kLocal);
+}
+
+void ChannelEngine::on_receive(uint32_t slot, uint32_t byte_len) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ == State::kClosed) return;
+  if (!ring_.arrive(slot)) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kUnexpectedReceive));
+  // The first message can overtake the connection-established event on the passive side.
+  open_locked();
+  wire::MessageHeader h;
+  wire::DecodeStatus status = wire::decode_header(ring_.data(slot), byte_len, options_.eager, peer_.credits, &h);
+  if (status != wire::DecodeStatus::kOk) return protocol_error_locked(static_cast<int32_t>(status));
+  if (credits_ + h.credits > peer_.credits) {
+    return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kCreditOverflow));
+  }
+  if (h.id != next_receive_id_) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kMessageOutOfOrder));
+  ++next_receive_id_;
+  credits_ += h.credits;
+  if (h.type == wire::MessageType::kCredit) {
+    ring_.release(slot);  // nothing for the application: re-post at once
+  } else {
+    sink_.emit(make_record(EventKind::kMessage, key_, static_cast<int32_t>(slot), static_cast<int32_t>(h.length),
+                           static_cast<int64_t>(h.id)));
+  }
+  drain_queue_locked();
+}
+
+void ChannelEngine::on_immediate(uint32_t slot, uint32_t immediate) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ == State::kClosed) return;
+  if (!ring_.arrive(slot)) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kUnexpectedReceive));
+  open_locked();
+  sink_.emit(make_record(EventKind::kImmediate, key_, static_cast<int32_t>(slot), static_cast<int32_t>(immediate)));
+}
+
+void ChannelEngine::on_receive_error(int status) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ == State::kClosed || status == kStatusFlushed) return;  // flushed: the first failure was reported
+  finish_locked(ClosedCause::kOperationFailed, status, 0);
+}
+
+// ---- closing -------------------------------------------------------------------------------------
+
+void ChannelEngine::close() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  switch (state_) {
+    case State::kClosing:
+    case State::kClosed:
+      return;
+    case State::kIdle:
+    case State::kStarted:
+      return finish_locked(ClosedCause::kLocal);
+    case State::kOpen:
+      break;
+  }
+  state_ = State::kClosing;
+  if (!queue_.empty()) {
+    sink_.emit(make_record(EventKind::kOpsUnposted, key_, 0, 0, static_cast<int64_t>(queue_.front().seq)));
+    queue_.clear();
+  }
+  flush_locked();  // what was taken is posted and completes
+  if (state_ == State::kClosing && window_.in_flight() == 0) return finish_locked(ClosedCause::kLocal);
+  close_deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.graceful_close_ms);
+}
+
+void ChannelEngine::abort(ClosedCause cause, int32_t code, int64_t detail, int64_t detail2) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  finish_locked(cause, code, detail, detail2);
+}
+
+void ChannelEngine::tick(std::chrono::steady_clock::time_point now) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ == State::kClosing && now >= close_deadline_) {
+    finish_locked(ClosedCause::kGracefulTimeout, 0, options_.graceful_close_ms);
+  }
+}
+
+void ChannelEngine::finish_locked(ClosedCause cause, int32_t code, int64_t detail, int64_t detail2) {
+  if (state_ == State::kClosed) return;
+  state_ = State::kClosed;
+  queue_.clear();
+  chain_.clear();
+  window_.clear();
+  if (transport_ != nullptr) transport_->disconnect();
+  sink_.emit(make_record(EventKind::kChannelClosed, key_, static_cast<int32_t>(cause), code, detail, detail2));
+}
+
+std::string ChannelEngine::describe() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  static const char* const kStates[] = {"idle", "connecting", "open", "closing", "closed"};
+  return std::string(kStates[static_cast<int>(state_)]) + ", " + std::to_string(window_.in_flight()) +
+         " posted [" + window_.describe() + "], " + std::to_string(chain_.size()) + " waiting for the batch end, " +
+         std::to_string(queue_.size()) + " queued for credits or slots, " + std::to_string(credits_) + " credits, " +
+         std::to_string(credits_to_return_) + " to return, " + std::to_string(ring_.held()) + " messages held";
+}
+
+}  // namespace jrdma

@@ -1,0 +1,127 @@
+// The channel protocol, in one place (docs/protocol.md): credits (grant, return, keep one in
+// reserve), message ids and types, the send window (slots, posting order, selective signaling),
+// the receive ring, explicit credit messages, and close. It knows no verbs and no JNI: it drives a
+// ChannelTransport below it and reports to an EventSink above it (records for Java), so the unit
+// tests run it over an in-memory transport.
+//
+// Threads: submit(), close(), abort() and describe() come from any thread; set-up, the on_*
+// transport events, flush() and tick() from the context's loop thread. One mutex per engine.
+// Every operation Java submits is reported exactly once: kOpDone, or kOpsUnposted, or the final
+// kChannelClosed (which fails everything not reported before it).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "protocol/event_record.h"
+#include "protocol/receive_ring.h"
+#include "protocol/send_window.h"
+#include "protocol/submission.h"
+#include "protocol/transport.h"
+#include "wire/handshake.h"
+#include "wire/message_header.h"
+
+namespace jrdma {
+
+// ibv_wc_status values every transport reports completions with.
+constexpr int kStatusSuccess = 0;
+constexpr int kStatusFlushed = 5;  // IBV_WC_WR_FLUSH_ERR
+
+struct EngineOptions {
+  uint32_t depth = 128;  // send and receive slots; the credits this side announces
+  uint32_t eager = 4096;  // bytes per receive buffer, header included
+  uint32_t graceful_close_ms = 2000;  // how long close() waits for posted operations
+};
+
+// Where receive ring, header slots and atomic results lie in a channel's memory block.
+struct ChannelMemoryLayout {
+  std::size_t ring = 0;
+  std::size_t headers = 0;
+  std::size_t results = 0;
+  std::size_t size = 0;
+  static ChannelMemoryLayout of(uint32_t depth, uint32_t eager) noexcept;
+};
+
+class ChannelEngine {
+ public:
+  enum class State { kIdle, kStarted, kOpen, kClosing, kClosed };
+
+  ChannelEngine(uint32_t key, const EngineOptions& options, ChannelMemory memory, EventSink& sink);
+  ChannelEngine(const ChannelEngine&) = delete;
+  ChannelEngine& operator=(const ChannelEngine&) = delete;
+
+  uint32_t key() const noexcept { return key_; }
+  const EngineOptions& options() const noexcept { return options_; }
+  wire::Handshake local_handshake() const noexcept;
+
+  // --- set-up (loop thread) ------------------------------------------------------------------
+  // The transport exists: every receive buffer is posted. False if the engine closed meanwhile.
+  bool attach(ChannelTransport* transport);
+  void set_peer(const wire::Handshake& peer);
+  wire::Handshake peer() const;
+  // The connection is established (idempotent): kChannelOpen.
+  void open();
+
+  // --- any thread -----------------------------------------------------------------------------
+  // Takes a batch of Java's submissions; posts what credits and slots allow, queues the rest.
+  // Throws RdmaError(kIllegalArgument) for a malformed submission (the earlier ones stand).
+  void submit(const Submission* batch, int count);
+  // Graceful: queued operations fail (kOpsUnposted), posted ones complete, then kChannelClosed;
+  // bounded by graceful_close_ms (tick()).
+  void close();
+  // Now: kChannelClosed with the cause; everything not reported yet fails with it.
+  void abort(ClosedCause cause, int32_t code = 0, int64_t detail = 0, int64_t detail2 = 0);
+  State state() const;
+  bool closed() const { return state() == State::kClosed; }
+  std::string describe() const;
+
+  // --- loop thread: transport events, then flush() once per batch ---------------------------
+  void on_send_completion(uint32_t slot, int status);
+  void on_receive(uint32_t slot, uint32_t byte_len);
+  void on_immediate(uint32_t slot, uint32_t immediate);
+  void on_receive_error(int status);
+  // Posts re-posts and the requests the events made possible (one chain, one doorbell).
+  void flush();
+  void tick(std::chrono::steady_clock::time_point now);
+
+ private:
+  static bool needs_credit(OpKind kind) noexcept {
+    return kind == OpKind::kSend || kind == OpKind::kWriteWithImmediate || kind == OpKind::kCredit;
+  }
+  bool can_post_locked(OpKind kind) const noexcept;
+  void take_locked(const Submission& s);
+  void drain_queue_locked();
+  void flush_locked();
+  void open_locked();
+  void finish_locked(ClosedCause cause, int32_t code = 0, int64_t detail = 0, int64_t detail2 = 0);
+  void protocol_error_locked(int32_t code) { finish_locked(ClosedCause::kProtocolError, code); }
+  uint64_t* results() const noexcept;
+  uint8_t* header_slot(uint32_t slot) const noexcept;
+
+  const uint32_t key_;
+  const EngineOptions options_;
+  const ChannelMemory memory_;
+  const ChannelMemoryLayout layout_;
+  const uint32_t credit_threshold_;
+  EventSink& sink_;
+
+  mutable std::mutex mutex_;
+  State state_ = State::kIdle;
+  ChannelTransport* transport_ = nullptr;
+  wire::Handshake peer_;
+  uint32_t credits_ = 0;            // sends the peer has buffers for
+  uint32_t credits_to_return_ = 0;  // re-posted buffers whose credits the peer has not got back
+  uint64_t next_send_id_ = 0;
+  uint64_t next_receive_id_ = 0;
+  SendWindow window_;
+  ReceiveRing ring_;
+  std::deque<Submission> queue_;     // waiting for a credit or a slot, in order
+  std::vector<WorkRequest> chain_;   // taken, not yet posted (posted by flush)
+  std::chrono::steady_clock::time_point close_deadline_{};
+};
+
+}  // namespace jrdma

@@ -1,0 +1,100 @@
+// The records the native side hands to Java, many per JNI crossing: written into a direct buffer
+// that Java reads in place with native byte order (org.jrdma.impl.EventRecords names every field).
+// Every record about a channel carries the channel's key, so Java finds it with one table lookup.
+//
+// Layout (32 bytes): kind i32 @0, key i32 @4, a i32 @8, b i32 @12, c i64 @16, d i64 @24.
+//   kOpDone            a = status (0 = success, else ibv_wc_status), b = OpKind, c = sequence number
+//                      of the operation (Java's), d = result (an atomic's previous value)
+//   kOpsUnposted       c = the first sequence number that was not posted: it and every later
+//                      operation of the channel failed before reaching the wire (closed)
+//   kMessage           a = receive slot, b = payload length, c = message id (the peer's)
+//   kImmediate         a = receive slot, b = immediate value (a WRITE WITH IMMEDIATE arrived)
+//   kChannelOpen       a = peer's receive credits, b = largest payload the peer accepts
+//   kChannelClosed     a = ClosedCause, b = code, c = detail, d = detail2 (per cause, below);
+//                      the last record of a channel: every operation not reported yet failed
+//   kIncoming          c = channel handle, d = listener handle (a connect request passed the
+//                      handshake; the channel exists and accepts)
+//   kIncomingRejected  a = wire::RejectReason, b = the peer's offending value, d = listener handle
+//   kAsyncEvent        a = ibv_event_type, b = port (0 if none), c = AsyncSeverity
+//   kWakeup            nothing (another thread called wake())
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace jrdma {
+
+enum class EventKind : int32_t {
+  kOpDone = 1,
+  kOpsUnposted = 2,
+  kMessage = 3,
+  kImmediate = 4,
+  kChannelOpen = 5,
+  kChannelClosed = 6,
+  kIncoming = 7,
+  kIncomingRejected = 8,
+  kAsyncEvent = 9,
+  kWakeup = 10,
+};
+
+// Why a channel closed (kChannelClosed.a) and what b, c and d carry.
+enum class ClosedCause : int32_t {
+  kLocal = 1,             // closed by this side (close, abort, context closing)
+  kPeerDisconnected = 2,  // the peer disconnected
+  kOperationFailed = 3,   // b = ibv_wc_status, c = OpKind (0 for a receive)
+  kProtocolError = 4,     // b = wire::DecodeStatus or ProtocolViolation
+  kConnectFailed = 5,     // b = ChannelFailure, c = errno or rdma_cm status, d = RejectReason | detail << 16
+  kGracefulTimeout = 6,   // c = milliseconds waited for posted operations
+};
+
+// Why a connection attempt failed (kConnectFailed).
+enum class ChannelFailure : int32_t {
+  kAddressError = 1,   // RDMA_CM_EVENT_ADDR_ERROR
+  kRouteError = 2,     // RDMA_CM_EVENT_ROUTE_ERROR
+  kRefused = 3,        // rejected without our reason: nobody listens there
+  kRejected = 4,       // rejected by a jrdma peer with a RejectReason
+  kUnreachable = 5,    // RDMA_CM_EVENT_UNREACHABLE (timeout)
+  kConnectError = 6,   // RDMA_CM_EVENT_CONNECT_ERROR
+  kSetupError = 7,     // a local call failed while setting up; c = errno
+  kDeviceRemoved = 8,
+};
+
+// Protocol violations the engine detects beyond the header checks (kProtocolError codes from 100).
+enum class ProtocolViolation : int32_t {
+  kCreditOverflow = 100,   // the peer returned more credits than it can have taken
+  kMessageOutOfOrder = 101,  // a message id other than the next expected one
+  kUnexpectedReceive = 102,  // a receive completion for a slot that was not posted
+};
+
+// How an async event affects what depends on the device.
+enum class AsyncSeverity : int32_t {
+  kInfo = 0,   // e.g. port active, GID change, communication established
+  kError = 1,  // one port or queue pair is affected (port error, QP fatal)
+  kFatal = 2,  // the device or a CQ is lost: everything on the context fails
+};
+
+struct EventRecord {
+  int32_t kind;
+  int32_t key;
+  int32_t a;
+  int32_t b;
+  int64_t c;
+  int64_t d;
+};
+static_assert(sizeof(EventRecord) == 32 && offsetof(EventRecord, key) == 4 && offsetof(EventRecord, a) == 8 &&
+                  offsetof(EventRecord, b) == 12 && offsetof(EventRecord, c) == 16 && offsetof(EventRecord, d) == 24,
+              "reported to Java by the layout check (jni/layout.cc)");
+
+inline EventRecord make_record(EventKind kind, uint32_t key, int32_t a = 0, int32_t b = 0, int64_t c = 0,
+                               int64_t d = 0) noexcept {
+  return EventRecord{static_cast<int32_t>(kind), static_cast<int32_t>(key), a, b, c, d};
+}
+
+// Where an engine puts its records; the context queues them for the next batch to Java.
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void emit(const EventRecord& record) = 0;
+};
+
+}  // namespace jrdma

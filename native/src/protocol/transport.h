@@ -1,0 +1,51 @@
+// The seam between the channel engine and a transport. The engine decides what to post and when;
+// a transport moves it: verbs today (transport/verbs_channel), an in-memory fake in the unit
+// tests, TCP and shared memory later. Completions flow the other way: whoever polls the
+// transport calls the engine's on_* methods.
+#pragma once
+
+#include <cstdint>
+
+#include "protocol/submission.h"
+
+namespace jrdma {
+
+// One entry of a send chain, built by the engine. For kSend/kCredit the transport sends the
+// header bytes followed by [local_address, +length); the header lives in the channel's memory.
+struct WorkRequest {
+  OpKind kind;
+  bool signaled;   // asks for a completion; a completion also completes every earlier request
+  uint32_t slot;   // send slot; comes back with the completion
+  const uint8_t* header;  // kSend/kCredit: the encoded header (wire::kHeaderSize bytes)
+  uint64_t local_address;
+  uint32_t length;
+  uint32_t lkey;
+  uint64_t remote_address;
+  uint32_t rkey;
+  uint32_t immediate;
+  uint64_t compare_add;
+  uint64_t swap;
+};
+
+// A channel's own memory: receive ring, header slots and atomic results in one block, which the
+// transport registers (local write only) when it attaches. See ChannelMemory::layout.
+struct ChannelMemory {
+  uint8_t* base = nullptr;
+  std::size_t size = 0;
+};
+
+class ChannelTransport {
+ public:
+  virtual ~ChannelTransport() = default;
+  // Posts the requests in order as one chain. Throws RdmaError naming the call on failure (some
+  // requests may then be on the wire: the engine closes the channel).
+  virtual void post_chain(const WorkRequest* requests, int count) = 0;
+  // Posts receive buffers: slot s is [ring + s * eager, + eager).
+  virtual void post_receives(const uint32_t* slots, int count) = 0;
+  // The key under which the channel's memory is registered (lkey of the header and result slots).
+  virtual uint32_t memory_key() const noexcept = 0;
+  // Tears the connection down (idempotent, any thread): posted requests complete or flush.
+  virtual void disconnect() noexcept = 0;
+};
+
+}  // namespace jrdma

@@ -1,0 +1,95 @@
+// The verbs transport of one channel: its rdma_cm id, RC queue pair and the registration of the
+// channel's memory. It turns the engine's work requests into one ibv_post_send chain (header slot
+// + payload as two SGEs, inline when small) and receive slots into ibv_post_recv calls. Set-up
+// and teardown run on the context's loop thread; posting on whichever thread the engine runs.
+#pragma once
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "protocol/transport.h"
+#include "verbs/completion_queue.h"
+#include "verbs/memory_region.h"
+
+namespace jrdma {
+
+// wr_id layout: channel key (32 bits) | receive flag (1 bit) | slot (31 bits).
+constexpr uint64_t kReceiveFlag = 1ull << 31;
+inline uint64_t make_wr_id(uint32_t key, bool receive, uint32_t slot) {
+  return (static_cast<uint64_t>(key) << 32) | (receive ? kReceiveFlag : 0) | (slot & 0x7fffffffu);
+}
+inline uint32_t wr_id_key(uint64_t wr_id) { return static_cast<uint32_t>(wr_id >> 32); }
+inline bool wr_id_is_receive(uint64_t wr_id) { return (wr_id & kReceiveFlag) != 0; }
+inline uint32_t wr_id_slot(uint64_t wr_id) { return static_cast<uint32_t>(wr_id & 0x7fffffffu); }
+
+// What the transport needs from the loop that owns it: disconnecting from another thread is
+// queued to the loop (rdma_cm calls on an id stay on one thread).
+class LoopCommands {
+ public:
+  virtual ~LoopCommands() = default;
+  virtual bool in_loop_thread() const noexcept = 0;
+  virtual void disconnect_later(uint32_t key) noexcept = 0;
+};
+
+struct QueuePairOptions {
+  uint32_t depth = 128;
+  uint32_t eager = 4096;
+  uint32_t max_inline = 236;  // capped by the device when the queue pair is created
+  uint8_t timeout = 14;
+  uint8_t retry_count = 6;
+  uint8_t rnr_retry = 6;
+};
+
+class VerbsChannel : public ChannelTransport {
+ public:
+  // Registers the channel's memory (local write only) on the caller's thread.
+  VerbsChannel(uint32_t key, const QueuePairOptions& options, ibv_pd* pd, verbs::CompletionQueue& cq,
+               ChannelMemory memory, LoopCommands& loop);
+  ~VerbsChannel() override;
+  VerbsChannel(const VerbsChannel&) = delete;
+  VerbsChannel& operator=(const VerbsChannel&) = delete;
+
+  // --- loop thread: set-up -----------------------------------------------------------------
+  void attach(rdma_cm_id* id);
+  // Gives the cm id up (the caller rejects and destroys it); the QP, if any, goes with it.
+  void detach() noexcept;
+  // Creates the QP on the cm id with the PD and CQ. Throws RdmaError naming the call.
+  void create_queue_pair();
+  rdma_cm_id* cm_id() const noexcept { return id_; }
+  const QueuePairOptions& options() const noexcept { return options_; }
+  // Disconnects now (loop thread; idempotent).
+  void disconnect_now() noexcept;
+
+  // --- ChannelTransport ----------------------------------------------------------------------
+  void post_chain(const WorkRequest* requests, int count) override;
+  void post_receives(const uint32_t* slots, int count) override;
+  uint32_t memory_key() const noexcept override { return memory_mr_.lkey(); }
+  void disconnect() noexcept override;
+
+ private:
+  void build(const WorkRequest& request, ibv_send_wr& wr, ibv_sge* sge) const;
+  void destroy_queue_pair() noexcept;
+
+  const uint32_t key_;
+  const QueuePairOptions options_;
+  ibv_pd* pd_;
+  verbs::CompletionQueue& cq_;
+  ChannelMemory memory_;
+  verbs::MemoryRegion memory_mr_;
+  LoopCommands& loop_;
+  rdma_cm_id* id_ = nullptr;
+  bool qp_created_ = false;
+  std::atomic<bool> disconnected_{false};
+  uint32_t max_inline_ = 0;
+  // Scratch for post_chain, sized to the queue depth once: no allocation per post.
+  std::vector<ibv_send_wr> chain_wrs_;
+  std::vector<ibv_sge> chain_sges_;
+};
+
+}  // namespace jrdma

@@ -1,0 +1,298 @@
+// Two channel engines joined by FakeTransports, with a model of what Java sees: every operation's
+// report (exactly once, in submission order), every delivered message (in order, with its bytes),
+// and the end of the channel. Checks the engine's promises as records arrive.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "protocol/channel_engine.h"
+#include "test/protocol/fake_transport.h"
+
+namespace jrdma::test {
+
+class RecordingSink : public EventSink {
+ public:
+  void emit(const EventRecord& record) override { records.push_back(record); }
+  std::vector<EventRecord> records;
+};
+
+struct ModelOp {
+  OpKind kind;
+  std::vector<uint8_t> payload;  // stays put until the operation is reported (the registered buffer)
+  enum { kPending, kDone, kFailed } state = kPending;
+  int status = 0;
+  int64_t result = 0;
+};
+
+struct Side {
+  Side(uint32_t key, const EngineOptions& options)
+      : memory(ChannelMemoryLayout::of(options.depth, options.eager).size),
+        transport(memory.data(), options.eager),
+        engine(key, options, ChannelMemory{memory.data(), memory.size()}, sink),
+        exposed(4096, 0) {}
+
+  std::vector<uint8_t> memory;
+  RecordingSink sink;
+  FakeTransport transport;
+  ChannelEngine engine;
+  std::vector<uint8_t> exposed;  // memory the peer writes, reads and adds to
+  std::map<uint64_t, ModelOp> ops;
+  uint64_t next_seq = 0;
+  uint64_t data_sent = 0;      // DATA messages submitted (their index is in the payload)
+  uint64_t data_received = 0;  // DATA messages delivered from the peer
+  uint32_t immediates_sent = 0;
+  uint32_t immediates_received = 0;
+  std::vector<uint32_t> held;  // receive slots the "application" holds
+  bool open = false;
+  bool closed = false;
+  int closed_cause = 0;
+  int closed_code = 0;
+  std::vector<int64_t> fetch_results;
+  std::string violation;  // the first broken promise, if any
+
+  uint64_t pending() const {
+    uint64_t n = 0;
+    for (const auto& [seq, op] : ops) n += op.state == ModelOp::kPending;
+    return n;
+  }
+};
+
+class EnginePair {
+ public:
+  explicit EnginePair(EngineOptions options = {}, uint32_t seed = 1)
+      : a(1, options), b(2, options), rng(seed) {
+    a.transport.connect(&b.transport);
+    b.transport.connect(&a.transport);
+    a.engine.attach(&a.transport);
+    b.engine.attach(&b.transport);
+    a.engine.set_peer(b.engine.local_handshake());
+    b.engine.set_peer(a.engine.local_handshake());
+    a.engine.open();
+    b.engine.open();
+    process(a, b);
+    process(b, a);
+  }
+
+  Side& peer_of(Side& s) { return &s == &a ? b : a; }
+
+  // Java's side of a submission: the model op, then one Submission record.
+  Submission make(Side& s, OpKind kind, uint32_t length = 0) {
+    Submission sub{};
+    sub.kind = static_cast<uint8_t>(kind);
+    sub.seq = s.next_seq++;
+    ModelOp op{kind, {}};
+    Side& p = peer_of(s);
+    switch (kind) {
+      case OpKind::kSend:
+        op.payload.resize(std::max<uint32_t>(length, 8));
+        for (std::size_t i = 0; i < op.payload.size(); ++i) op.payload[i] = static_cast<uint8_t>(s.data_sent * 31 + i);
+        std::memcpy(op.payload.data(), &s.data_sent, 8);
+        ++s.data_sent;
+        break;
+      case OpKind::kWrite:
+      case OpKind::kWriteWithImmediate:
+      case OpKind::kRead:
+        op.payload.assign(length, static_cast<uint8_t>(sub.seq));
+        sub.remote_address = reinterpret_cast<uintptr_t>(p.exposed.data() + 8);
+        sub.rkey = 7;
+        sub.immediate = kind == OpKind::kWriteWithImmediate ? s.immediates_sent++ : 0;
+        break;
+      case OpKind::kFetchAndAdd:
+        sub.remote_address = reinterpret_cast<uintptr_t>(p.exposed.data());
+        sub.compare_add = 1;
+        break;
+      default:
+        break;
+    }
+    auto& stored = s.ops.emplace(sub.seq, std::move(op)).first->second;
+    sub.local_address = reinterpret_cast<uintptr_t>(stored.payload.data());
+    sub.length = static_cast<uint32_t>(stored.payload.size());
+    if (kind == OpKind::kFetchAndAdd) sub.length = 8;
+    return sub;
+  }
+
+  static Submission release(uint32_t slot) {
+    Submission sub{};
+    sub.kind = static_cast<uint8_t>(OpKind::kReleaseReceive);
+    sub.receive_slot = slot;
+    return sub;
+  }
+
+  // Reads the records the side's engine emitted and checks them against the model.
+  void process(Side& s, Side& /*from*/) {
+    auto fail = [&](const std::string& what) {
+      if (s.violation.empty()) s.violation = what;
+    };
+    for (const EventRecord& r : s.sink.records) {
+      if (s.closed) fail("a record after kChannelClosed (kind " + std::to_string(r.kind) + ")");
+      switch (static_cast<EventKind>(r.kind)) {
+        case EventKind::kChannelOpen:
+          if (s.open) fail("kChannelOpen twice");
+          s.open = true;
+          break;
+        case EventKind::kOpDone: {
+          auto it = s.ops.find(static_cast<uint64_t>(r.c));
+          if (it == s.ops.end() || it->second.state != ModelOp::kPending) {
+            fail("kOpDone for seq " + std::to_string(r.c) + " that is not pending");
+            break;
+          }
+          for (const auto& [seq, op] : s.ops) {
+            if (seq < static_cast<uint64_t>(r.c) && op.state == ModelOp::kPending) {
+              fail("seq " + std::to_string(r.c) + " completed before the earlier seq " + std::to_string(seq));
+              break;
+            }
+          }
+          it->second.state = r.a == kStatusSuccess ? ModelOp::kDone : ModelOp::kFailed;
+          it->second.status = r.a;
+          it->second.result = r.d;
+          if (r.a == kStatusSuccess && it->second.kind == OpKind::kFetchAndAdd) s.fetch_results.push_back(r.d);
+          break;
+        }
+        case EventKind::kOpsUnposted:
+          for (auto& [seq, op] : s.ops) {
+            if (seq >= static_cast<uint64_t>(r.c) && op.state == ModelOp::kPending) op.state = ModelOp::kFailed;
+          }
+          break;
+        case EventKind::kMessage: {
+          uint32_t slot = static_cast<uint32_t>(r.a);
+          const uint8_t* payload = s.transport.ring_slot(slot) + wire::kHeaderSize;
+          uint64_t index;
+          std::memcpy(&index, payload, 8);
+          if (index != s.data_received) {
+            fail("message " + std::to_string(index) + " arrived, expected " + std::to_string(s.data_received));
+          }
+          for (uint32_t i = 8; i < static_cast<uint32_t>(r.b); ++i) {
+            if (payload[i] != static_cast<uint8_t>(index * 31 + i)) {
+              fail("message " + std::to_string(index) + " has a wrong byte at " + std::to_string(i));
+              break;
+            }
+          }
+          ++s.data_received;
+          s.held.push_back(slot);
+          break;
+        }
+        case EventKind::kImmediate:
+          if (static_cast<uint32_t>(r.b) != s.immediates_received) fail("immediate out of order");
+          ++s.immediates_received;
+          s.held.push_back(static_cast<uint32_t>(r.a));
+          break;
+        case EventKind::kChannelClosed:
+          s.closed = true;
+          s.closed_cause = r.a;
+          s.closed_code = r.b;
+          for (auto& [seq, op] : s.ops) {
+            if (op.state == ModelOp::kPending) op.state = ModelOp::kFailed;
+          }
+          break;
+        default:
+          fail("unexpected record kind " + std::to_string(r.kind));
+      }
+    }
+    s.sink.records.clear();
+  }
+
+  // One random step of the two "event loops" and the "applications".
+  void step(bool submit_allowed = true) {
+    Side& s = rng() % 2 == 0 ? a : b;
+    Side& p = peer_of(s);
+    switch (rng() % 8) {
+      case 0:
+      case 1: {
+        if (!submit_allowed || !s.open || s.closed) break;
+        Submission batch[3];
+        int n = 1 + static_cast<int>(rng() % 3);
+        for (int i = 0; i < n; ++i) {
+          static const OpKind kinds[] = {OpKind::kSend, OpKind::kSend, OpKind::kSend, OpKind::kWrite,
+                                         OpKind::kWriteWithImmediate, OpKind::kRead, OpKind::kFetchAndAdd};
+          OpKind kind = kinds[rng() % 7];
+          batch[i] = make(s, kind, 8 + static_cast<uint32_t>(rng() % (s.engine.options().eager - 24)));
+          if (kind != OpKind::kSend) batch[i].length = std::min<uint32_t>(batch[i].length, 64);
+        }
+        s.engine.submit(batch, n);
+        break;
+      }
+      case 2:
+      case 3: {
+        std::string error = s.transport.execute_one();
+        if (!error.empty() && s.violation.empty()) s.violation = error;
+        break;
+      }
+      case 4:
+      case 5:
+        s.transport.deliver_one(s.engine);
+        break;
+      case 6:
+        s.engine.flush();
+        break;
+      case 7:
+        if (!s.held.empty()) {
+          std::size_t i = rng() % s.held.size();
+          Submission r = release(s.held[i]);
+          s.held.erase(s.held.begin() + static_cast<std::ptrdiff_t>(i));
+          s.engine.submit(&r, 1);
+        }
+        break;
+    }
+    // A side that asked to disconnect takes the connection down for both (as rdma_disconnect does).
+    if ((s.transport.disconnect_requested || p.transport.disconnect_requested) && !down) {
+      down = true;
+      a.transport.flush_all();
+      b.transport.flush_all();
+    }
+    process(a, b);
+    process(b, a);
+  }
+
+  // Runs both sides until nothing is left to do; the peer of a closed side learns it.
+  void settle() {
+    for (int round = 0; round < 100000; ++round) {
+      bool busy = false;
+      for (Side* s : {&a, &b}) {
+        s->engine.flush();
+        while (s->transport.pending_sends() > 0) {
+          std::string error = s->transport.execute_one();
+          if (!error.empty() && s->violation.empty()) s->violation = error;
+          busy = true;
+        }
+        while (s->transport.deliver_one(s->engine)) busy = true;
+        if (!s->held.empty()) {
+          std::vector<Submission> releases;
+          for (uint32_t slot : s->held) releases.push_back(release(slot));
+          s->held.clear();
+          s->engine.submit(releases.data(), static_cast<int>(releases.size()));
+          busy = true;
+        }
+      }
+      if (down) {
+        for (Side* s : {&a, &b}) {
+          if (!s->closed && s->engine.state() != ChannelEngine::State::kClosing) {
+            s->engine.abort(ClosedCause::kPeerDisconnected);
+          }
+        }
+      } else if ((a.transport.disconnect_requested || b.transport.disconnect_requested)) {
+        down = true;
+        a.transport.flush_all();
+        b.transport.flush_all();
+        busy = true;
+      }
+      process(a, b);
+      process(b, a);
+      if (!busy) return;
+    }
+    ADD_FAILURE() << "the pair did not settle";
+  }
+
+  Side a;
+  Side b;
+  std::mt19937 rng;
+  bool down = false;
+};
+
+}  // namespace jrdma::test

@@ -1,0 +1,174 @@
+// An in-memory transport for the engine's unit tests: two FakeTransports joined back to back
+// behave like a reliable-connected queue pair pair — sends consume the peer's posted receives in
+// order (a send without one is a receiver-not-ready, which the protocol must never cause), the
+// send queue completes in order, one-sided operations act on plain memory, and disconnect flushes.
+// The test decides when each request executes and when each completion reaches its engine, so
+// random interleavings explore orders a real device could produce.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "protocol/channel_engine.h"
+#include "protocol/transport.h"
+#include "wire/message_header.h"
+
+namespace jrdma::test {
+
+struct FakeCompletion {
+  bool receive = false;
+  uint32_t slot = 0;
+  int status = kStatusSuccess;
+  uint32_t byte_len = 0;
+  bool immediate = false;
+  uint32_t imm = 0;
+};
+
+class FakeTransport : public ChannelTransport {
+ public:
+  FakeTransport(uint8_t* ring, uint32_t eager) : ring_(ring), eager_(eager) {}
+
+  void connect(FakeTransport* peer) { peer_ = peer; }
+
+  void post_chain(const WorkRequest* requests, int count) override {
+    if (fail_next_post) {
+      fail_next_post = false;
+      throw RdmaError(ErrorKind::kNative, "fake post failed", 12);
+    }
+    for (int i = 0; i < count; ++i) {
+      WorkRequest wr = requests[i];
+      if (wr.header != nullptr) {
+        // A real HCA reads the header when it executes the request; the header slot stays put
+        // until the slot completes, so copying it now is the same.
+        headers_.emplace_back(wr.header, wr.header + wire::kHeaderSize);
+      } else {
+        headers_.emplace_back();
+      }
+      sends_.push_back(wr);
+    }
+    ++chains_posted;
+  }
+
+  void post_receives(const uint32_t* slots, int count) override {
+    for (int i = 0; i < count; ++i) receives_.push_back(slots[i]);
+  }
+
+  uint32_t memory_key() const noexcept override { return 0x4b; }
+
+  void disconnect() noexcept override {
+    disconnect_requested = true;
+  }
+
+  // Executes the oldest posted send request. Returns a text when the protocol did something a
+  // real queue pair would punish (receiver not ready), else "".
+  std::string execute_one(int status = kStatusSuccess) {
+    if (sends_.empty()) return "";
+    WorkRequest wr = sends_.front();
+    std::vector<uint8_t> header = headers_.front();
+    sends_.pop_front();
+    headers_.pop_front();
+    if (broken_ || status != kStatusSuccess) {
+      broken_ = true;
+      completions_.push_back({false, wr.slot, status == kStatusSuccess ? kStatusFlushed : status});
+      return "";
+    }
+    switch (wr.kind) {
+      case OpKind::kSend:
+      case OpKind::kCredit: {
+        if (peer_->receives_.empty()) return "receiver not ready: a send without a posted receive at the peer";
+        uint32_t slot = peer_->receives_.front();
+        peer_->receives_.pop_front();
+        uint8_t* into = peer_->ring_ + static_cast<std::size_t>(slot) * peer_->eager_;
+        if (wire::kHeaderSize + wr.length > peer_->eager_) return "message longer than the receive buffer";
+        std::memcpy(into, header.data(), wire::kHeaderSize);
+        if (wr.length > 0) {
+          std::memcpy(into + wire::kHeaderSize, reinterpret_cast<const void*>(wr.local_address), wr.length);
+        }
+        peer_->completions_.push_back({true, slot, kStatusSuccess, static_cast<uint32_t>(wire::kHeaderSize) + wr.length});
+        break;
+      }
+      case OpKind::kWriteWithImmediate: {
+        if (peer_->receives_.empty()) return "receiver not ready: a write with immediate without a posted receive";
+        uint32_t slot = peer_->receives_.front();
+        peer_->receives_.pop_front();
+        std::memmove(reinterpret_cast<void*>(wr.remote_address), reinterpret_cast<const void*>(wr.local_address),
+                     wr.length);
+        peer_->completions_.push_back({true, slot, kStatusSuccess, wr.length, true, wr.immediate});
+        break;
+      }
+      case OpKind::kWrite:
+        std::memmove(reinterpret_cast<void*>(wr.remote_address), reinterpret_cast<const void*>(wr.local_address),
+                     wr.length);
+        break;
+      case OpKind::kRead:
+        std::memmove(reinterpret_cast<void*>(wr.local_address), reinterpret_cast<const void*>(wr.remote_address),
+                     wr.length);
+        break;
+      case OpKind::kCompareAndSwap:
+      case OpKind::kFetchAndAdd: {
+        auto* target = reinterpret_cast<uint64_t*>(wr.remote_address);
+        uint64_t old = *target;
+        *target = wr.kind == OpKind::kFetchAndAdd ? old + wr.compare_add : (old == wr.compare_add ? wr.swap : old);
+        std::memcpy(reinterpret_cast<void*>(wr.local_address), &old, sizeof old);
+        break;
+      }
+      case OpKind::kReleaseReceive:
+        return "a release reached the transport";
+    }
+    if (wr.signaled) completions_.push_back({false, wr.slot, kStatusSuccess});
+    return "";
+  }
+
+  // The connection is gone (both sides): pending requests and receives flush, in order.
+  void flush_all() {
+    broken_ = true;
+    while (!sends_.empty()) execute_one();
+    for (uint32_t slot : receives_) completions_.push_back({true, slot, kStatusFlushed});
+    receives_.clear();
+  }
+
+  // Hands the oldest completion to the engine. False when there is none.
+  bool deliver_one(ChannelEngine& engine) {
+    if (completions_.empty()) return false;
+    FakeCompletion c = completions_.front();
+    completions_.pop_front();
+    if (!c.receive) {
+      engine.on_send_completion(c.slot, c.status);
+    } else if (c.status != kStatusSuccess) {
+      engine.on_receive_error(c.status);
+    } else if (c.immediate) {
+      engine.on_immediate(c.slot, c.imm);
+    } else {
+      engine.on_receive(c.slot, c.byte_len);
+    }
+    return true;
+  }
+
+  std::size_t pending_sends() const { return sends_.size(); }
+  std::size_t pending_completions() const { return completions_.size(); }
+  std::size_t posted_receives() const { return receives_.size(); }
+  uint32_t first_posted_receive() const { return receives_.front(); }
+  void take_first_receive() { receives_.pop_front(); }
+  void push_completion(const FakeCompletion& c) { completions_.push_back(c); }
+  uint8_t* ring_slot(uint32_t slot) { return ring_ + static_cast<std::size_t>(slot) * eager_; }
+
+  bool disconnect_requested = false;
+  bool fail_next_post = false;
+  int chains_posted = 0;
+
+ private:
+  uint8_t* ring_;
+  uint32_t eager_;
+  FakeTransport* peer_ = nullptr;
+  bool broken_ = false;
+  std::deque<WorkRequest> sends_;
+  std::deque<std::vector<uint8_t>> headers_;
+  std::deque<uint32_t> receives_;
+  std::deque<FakeCompletion> completions_;
+};
+
+}  // namespace jrdma::test
