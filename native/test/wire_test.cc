@@ -104,6 +104,25 @@ TEST(Handshake, RoundTrips) {
   EXPECT_EQ(RejectReason::kNone, decode_handshake(padded, sizeof padded, &in));
 }
 
+TEST(Handshake, CarriesThePathMtuAndReadsAHandshakeWithoutItAsNoLimit) {
+  Handshake out;
+  out.credits = 16;
+  out.eager = 4096;
+  out.max_message = 4080;
+  out.mtu = 1024;
+  uint8_t bytes[kHandshakeSize];
+  encode_handshake(out, bytes);
+  Handshake in;
+  ASSERT_EQ(RejectReason::kNone, decode_handshake(bytes, sizeof bytes, &in));
+  EXPECT_EQ(1024u, in.mtu);
+  // A peer from before the field sends 20 bytes, which rdma_cm pads with zeros: no limit.
+  ASSERT_EQ(RejectReason::kNone, decode_handshake(bytes, kHandshakeMinSize, &in));
+  EXPECT_EQ(0u, in.mtu);
+  out.mtu = 1500;  // not a verbs MTU
+  encode_handshake(out, bytes);
+  EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, sizeof bytes, &in));
+}
+
 TEST(Handshake, RejectsMalformedAndMismatched) {
   Handshake h;
   h.credits = 16;
@@ -113,7 +132,7 @@ TEST(Handshake, RejectsMalformedAndMismatched) {
   Handshake in;
   encode_handshake(h, bytes);
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(nullptr, 0, &in));
-  EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, kHandshakeSize - 1, &in));
+  EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, kHandshakeMinSize - 1, &in));
   bytes[0] ^= 1;
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, sizeof bytes, &in));
   Handshake v2 = h;

@@ -1,6 +1,7 @@
 // Connection management of a context (rdma_cm): listening, the active side's address and route
 // resolution and connect, the passive side's validation and accept, and the connection events
 // that open or close a channel's engine. Loop thread, except listen() and connect().
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -28,11 +29,20 @@ void Context::apply_id_options(rdma_cm_id* id, const ChannelOptions& options) co
   uint8_t timeout = options.queue_pair.timeout;
   // The ACK timeout of the QP (RDMA_TIMEOUT); rdma_cm would otherwise pick its own.
   rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &timeout, sizeof timeout);
+  // The traffic class of rdma_cm's own packets (connect, accept, disconnect) and of the route it
+  // resolves; the queue pair's address handle gets it in RTR too (VerbsChannel::ready).
+  uint8_t tos = options.queue_pair.traffic_class;
+  if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0 && tos != 0) {
+    throw_errno("rdma_set_option(RDMA_OPTION_ID_TOS=" + std::to_string(tos) + ")", errno);
+  }
 }
 
 void Context::fill_conn_param(rdma_conn_param* param, const Channel& channel, uint8_t* private_data) const {
-  wire::encode_handshake(channel.engine.local_handshake(), private_data);
+  wire::Handshake local = channel.engine.local_handshake();
+  local.mtu = channel.options.queue_pair.mtu;
+  wire::encode_handshake(local, private_data);
   *param = rdma_conn_param{};
+  param->qp_num = channel.transport.qp_num();
   param->private_data = private_data;
   param->private_data_len = static_cast<uint8_t>(wire::kHandshakeSize);
   param->responder_resources = static_cast<uint8_t>(max_rd_atomic_);
@@ -56,6 +66,12 @@ Listener* Context::listen(const sockaddr* address, const ChannelOptions& options
     std::string other = ibv_get_device_name(listener->id->verbs->device);
     rdma_destroy_id(listener->id);
     throw RdmaError(ErrorKind::kIllegalArgument, "the address belongs to device " + other + ", the context is on " + name_);
+  }
+  try {
+    apply_id_options(listener->id, options);
+  } catch (const RdmaError&) {
+    rdma_destroy_id(listener->id);
+    throw;
   }
   if (rdma_listen(listener->id, backlog) != 0) {
     int err = errno;
@@ -132,11 +148,21 @@ void Context::handle_connect_request(rdma_cm_event* event, std::vector<rdma_cm_i
     channel->engine.set_peer(peer);
     channel->transport.create_queue_pair();
     channel->engine.attach(&channel->transport);  // every receive is posted before the peer may send
+    channel->transport.ready(peer.mtu);
     uint8_t data[wire::kHandshakeSize];
     rdma_conn_param param;
     fill_conn_param(&param, *channel, data);
-    apply_id_options(id, channel->options);
     if (rdma_accept(id, &param) != 0) throw_errno("rdma_accept()", errno);
+  } catch (const AttributeRefused& e) {
+    if (channel != nullptr) {
+      channel->transport.detach();
+      remove_channel(channel);
+      delete channel;
+    }
+    id->context = nullptr;
+    uint32_t detail = static_cast<uint32_t>(e.attribute) | (std::min<uint32_t>(e.kept, 0xfff) << 8) |
+                      (std::min<uint32_t>(e.configured, 0xfff) << 20);
+    return refuse(wire::RejectReason::kAttributeRefused, detail, detail);
   } catch (const RdmaError& e) {
     if (channel != nullptr) {
       channel->transport.detach();  // the id is rejected and destroyed below, not by the channel
@@ -144,6 +170,7 @@ void Context::handle_connect_request(rdma_cm_event* event, std::vector<rdma_cm_i
       delete channel;
     }
     id->context = nullptr;
+    if (e.errno_value() == EXDEV) return refuse(wire::RejectReason::kWrongPort, listener->options.queue_pair.port, id->port_num);
     refuse(wire::RejectReason::kResources, static_cast<uint32_t>(e.errno_value()), 0);
     return;
   }
@@ -165,7 +192,12 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<rdma_cm_id*>& to
   if (channel.engine.closed()) return;  // closed meanwhile: its id goes with the channel's destroy
   switch (event->event) {
     case RDMA_CM_EVENT_ADDR_RESOLVED:
-      apply_id_options(event->id, channel.options);
+      try {
+        apply_id_options(event->id, channel.options);
+      } catch (const RdmaError& e) {
+        connect_failed(channel, ChannelFailure::kSetupError, e.errno_value());
+        break;
+      }
       if (rdma_resolve_route(event->id, 2000) != 0) connect_failed(channel, ChannelFailure::kRouteError, errno);
       break;
     case RDMA_CM_EVENT_ROUTE_RESOLVED:
@@ -183,21 +215,41 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<rdma_cm_id*>& to
         fill_conn_param(&param, channel, data);
         if (rdma_connect(event->id, &param) != 0) throw_errno("rdma_connect()", errno);
       } catch (const RdmaError& e) {
-        connect_failed(channel, ChannelFailure::kSetupError, e.errno_value() != 0 ? e.errno_value() : EINVAL);
+        if (e.errno_value() == EXDEV) {
+          connect_failed(channel, ChannelFailure::kWrongPort, event->id->port_num);
+        } else {
+          connect_failed(channel, ChannelFailure::kSetupError, e.errno_value() != 0 ? e.errno_value() : EINVAL);
+        }
       }
       break;
-    case RDMA_CM_EVENT_ESTABLISHED:
-      if (!channel.passive) {
-        wire::Handshake peer;
-        wire::RejectReason reason =
-            wire::decode_handshake(event->param.conn.private_data, event->param.conn.private_data_len, &peer);
-        if (reason != wire::RejectReason::kNone) {
-          connect_failed(channel, ChannelFailure::kRejected, 0, reason);
-          break;
-        }
-        channel.engine.set_peer(peer);
+    case RDMA_CM_EVENT_CONNECT_RESPONSE: {
+      // The queue pair is ours, not rdma_cm's: it goes to RTR and RTS here, with the accept's
+      // handshake (the peer's MTU) and our configuration, and then the connection is established.
+      wire::Handshake peer;
+      wire::RejectReason reason =
+          wire::decode_handshake(event->param.conn.private_data, event->param.conn.private_data_len, &peer);
+      if (reason != wire::RejectReason::kNone) {
+        connect_failed(channel, ChannelFailure::kRejected, 0, reason);
+        break;
       }
+      try {
+        channel.transport.ready(peer.mtu);
+        if (rdma_establish(event->id) != 0) throw_errno("rdma_establish()", errno);
+      } catch (const AttributeRefused& e) {
+        channel.engine.abort(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kAttributeRefused),
+                             static_cast<int64_t>(e.attribute),
+                             static_cast<int64_t>(e.configured) | (static_cast<int64_t>(e.kept) << 32));
+        break;
+      } catch (const RdmaError& e) {
+        connect_failed(channel, ChannelFailure::kSetupError, e.errno_value() != 0 ? e.errno_value() : EINVAL);
+        break;
+      }
+      channel.engine.set_peer(peer);
       channel.engine.open();
+      break;
+    }
+    case RDMA_CM_EVENT_ESTABLISHED:
+      channel.engine.open();  // passive side (the active side opened at the connect response)
       break;
     case RDMA_CM_EVENT_REJECTED: {
       wire::RejectReason reason;

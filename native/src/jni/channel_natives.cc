@@ -39,8 +39,20 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
   return storage;
 }
 
-ChannelOptions channel_options(jint depth, jint eager, jint max_inline, jint timeout, jint retry, jint rnr) {
+// The channel settings as Java passes them to listen0 and createChannel0, in this order.
+#define JRDMA_CHANNEL_SETTINGS                                                                                   \
+  jint depth, jint eager, jint max_inline, jint timeout, jint retry, jint rnr, jint port, jint gid_index, jint mtu, \
+      jint pkey_index, jint service_level, jint traffic_class
+#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIII"
+
+ChannelOptions channel_options(JRDMA_CHANNEL_SETTINGS) {
   ChannelOptions o;
+  o.queue_pair.port = static_cast<uint8_t>(port);
+  o.queue_pair.gid_index = gid_index;
+  o.queue_pair.mtu = static_cast<uint32_t>(mtu);
+  o.queue_pair.pkey_index = static_cast<uint16_t>(pkey_index);
+  o.queue_pair.service_level = static_cast<uint8_t>(service_level);
+  o.queue_pair.traffic_class = static_cast<uint8_t>(traffic_class);
   o.queue_pair.depth = static_cast<uint32_t>(depth);
   o.queue_pair.eager = static_cast<uint32_t>(eager);
   o.queue_pair.max_inline = static_cast<uint32_t>(max_inline);
@@ -51,13 +63,12 @@ ChannelOptions channel_options(jint depth, jint eager, jint max_inline, jint tim
   return o;
 }
 
-jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint port, jint backlog, jint depth, jint eager,
-              jint max_inline, jint timeout, jint retry, jint rnr) {
+jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint ip_port, jint backlog, JRDMA_CHANNEL_SETTINGS) {
   return guarded<jlong>(env, 0, [&] {
-    sockaddr_storage address = parse_address(env, ip, port);
-    Listener* listener = from_handle<Context>(context)->listen(reinterpret_cast<sockaddr*>(&address),
-                                                               channel_options(depth, eager, max_inline, timeout, retry, rnr),
-                                                               backlog);
+    sockaddr_storage address = parse_address(env, ip, ip_port);
+    ChannelOptions options = channel_options(depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu,
+                                             pkey_index, service_level, traffic_class);
+    Listener* listener = from_handle<Context>(context)->listen(reinterpret_cast<sockaddr*>(&address), options, backlog);
     return to_handle(listener);
   });
 }
@@ -73,11 +84,18 @@ void closeListener0(JNIEnv* env, jclass, jlong context, jlong listener) {
   });
 }
 
-jlong createChannel0(JNIEnv* env, jclass, jlong context, jint depth, jint eager, jint max_inline, jint timeout, jint retry,
-                     jint rnr) {
+jlong createChannel0(JNIEnv* env, jclass, jlong context, JRDMA_CHANNEL_SETTINGS) {
   return guarded<jlong>(env, 0, [&] {
-    return to_handle(
-        from_handle<Context>(context)->create_channel(channel_options(depth, eager, max_inline, timeout, retry, rnr)));
+    return to_handle(from_handle<Context>(context)->create_channel(channel_options(
+        depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu, pkey_index, service_level, traffic_class)));
+  });
+}
+
+// The queue pair's attributes as the device reports them (diagnostics, and the tests' proof that
+// the configuration reached the queue pair).
+jstring queuePair0(JNIEnv* env, jclass, jlong channel) {
+  return guarded<jstring>(env, nullptr, [&] {
+    return env->NewStringUTF(from_handle<Channel>(channel)->transport.describe_queue_pair().c_str());
   });
 }
 
@@ -139,10 +157,11 @@ void destroy0(JNIEnv* env, jclass, jlong context, jlong channel) {
 }
 
 const JNINativeMethod kChannelMethods[] = {
-    JRDMA_NATIVE(listen0, "(JLjava/lang/String;IIIIIIII)J"),
+    JRDMA_NATIVE(listen0, "(JLjava/lang/String;II" JRDMA_CHANNEL_SETTINGS_SIGNATURE ")J"),
     JRDMA_NATIVE(listenerPort0, "(J)I"),
     JRDMA_NATIVE(closeListener0, "(JJ)V"),
-    JRDMA_NATIVE(createChannel0, "(JIIIIII)J"),
+    JRDMA_NATIVE(createChannel0, "(J" JRDMA_CHANNEL_SETTINGS_SIGNATURE ")J"),
+    JRDMA_NATIVE(queuePair0, "(J)Ljava/lang/String;"),
     JRDMA_NATIVE(key0, "(J)I"),
     JRDMA_NATIVE(ring0, "(J)Ljava/nio/ByteBuffer;"),
     JRDMA_NATIVE(connect0, "(JJLjava/lang/String;ILjava/lang/String;I)V"),

@@ -44,6 +44,7 @@ enum class ClosedCause : int32_t {
   kOperationFailed = 3,   // b = ibv_wc_status, c = OpKind (0 for a receive)
   kProtocolError = 4,     // b = wire::DecodeStatus or ProtocolViolation
   kConnectFailed = 5,     // b = ChannelFailure, c = errno or rdma_cm status, d = RejectReason | detail << 16
+                          // (kAttributeRefused: c and d as its comment says)
   kGracefulTimeout = 6,   // c = milliseconds waited for posted operations
 };
 
@@ -57,6 +58,9 @@ enum class ChannelFailure : int32_t {
   kConnectError = 6,   // RDMA_CM_EVENT_CONNECT_ERROR
   kSetupError = 7,     // a local call failed while setting up; c = errno
   kDeviceRemoved = 8,
+  kWrongPort = 9,      // the route leads over another port than the context's; c = that port
+  kAttributeRefused = 10,  // the device does not keep a configured queue-pair attribute:
+                           // c = QueuePairAttribute, d = configured | kept << 32
 };
 
 // Protocol violations the engine detects beyond the header checks (kProtocolError codes from 100).

@@ -29,12 +29,48 @@ VerbsChannel::~VerbsChannel() {
   if (id_ != nullptr) rdma_destroy_id(id_);
 }
 
+namespace {
+const char* attribute_variable(QueuePairAttribute attribute) {
+  switch (attribute) {
+    case QueuePairAttribute::kServiceLevel: return "RDMA_SL";
+    case QueuePairAttribute::kTrafficClass: return "RDMA_TRAFFIC_CLASS";
+    case QueuePairAttribute::kPathMtu: return "RDMA_MTU";
+    case QueuePairAttribute::kGidIndex: return "RDMA_GID_INDEX";
+    case QueuePairAttribute::kPkeyIndex: return "RDMA_PKEY";
+  }
+  return "attribute";
+}
+}  // namespace
+
+AttributeRefused::AttributeRefused(QueuePairAttribute refused, uint32_t configured_value, uint32_t kept_value)
+    : RdmaError(ErrorKind::kConfiguration,
+                std::string("the device does not keep ") + attribute_variable(refused) + "=" +
+                    std::to_string(configured_value) + " on the queue pair (it reads back " +
+                    std::to_string(kept_value) + ")",
+                EOPNOTSUPP),
+      attribute(refused),
+      configured(configured_value),
+      kept(kept_value) {}
+
+int mtu_enum(uint32_t bytes) noexcept {
+  switch (bytes) {
+    case 256: return IBV_MTU_256;
+    case 512: return IBV_MTU_512;
+    case 1024: return IBV_MTU_1024;
+    case 2048: return IBV_MTU_2048;
+    case 4096: return IBV_MTU_4096;
+    default: return 0;
+  }
+}
+
+uint32_t mtu_bytes(int mtu) noexcept { return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? 128u << mtu : 0; }
+
 void VerbsChannel::destroy_queue_pair() noexcept {
-  if (qp_created_ && id_ != nullptr) {
-    rdma_destroy_qp(id_);
+  if (qp_ != nullptr) {
+    ibv_destroy_qp(qp_);
     cq_.unreserve(2 * static_cast<int>(options_.depth));
   }
-  qp_created_ = false;
+  qp_ = nullptr;
 }
 
 void VerbsChannel::attach(rdma_cm_id* id) { id_ = id; }
@@ -45,6 +81,12 @@ void VerbsChannel::detach() noexcept {
 }
 
 void VerbsChannel::create_queue_pair() {
+  if (options_.port != 0 && id_->port_num != options_.port) {
+    throw RdmaError(ErrorKind::kConfiguration, "the connection runs over port " + std::to_string(id_->port_num) +
+                                                   " of the device, the context uses port " +
+                                                   std::to_string(options_.port) + " (RDMA_DEVICE_PORT)",
+                    EXDEV);
+  }
   cq_.reserve(2 * static_cast<int>(options_.depth));
   ibv_qp_init_attr attr{};
   attr.send_cq = cq_.get();
@@ -59,20 +101,108 @@ void VerbsChannel::create_queue_pair() {
     attr.cap.max_send_sge = 2;
     attr.cap.max_recv_sge = 1;
     attr.cap.max_inline_data = max_inline;
-    if (rdma_create_qp(id_, pd_, &attr) == 0) break;
-    int err = errno;
+    errno = 0;
+    qp_ = ibv_create_qp(pd_, &attr);
+    if (qp_ != nullptr) break;
+    int err = errno != 0 ? errno : ENOMEM;
     if (err == EINVAL && max_inline > 0) continue;
     cq_.unreserve(2 * static_cast<int>(options_.depth));
-    throw_errno("rdma_create_qp(depth=" + std::to_string(options_.depth) + ", max_inline=" + std::to_string(max_inline) +
+    throw_errno("ibv_create_qp(depth=" + std::to_string(options_.depth) + ", max_inline=" + std::to_string(max_inline) +
                     ")",
                 err);
   }
-  qp_created_ = true;
   max_inline_ = attr.cap.max_inline_data;
+  ibv_qp_attr init{};
+  int mask = 0;
+  init.qp_state = IBV_QPS_INIT;
+  if (rdma_init_qp_attr(id_, &init, &mask) != 0) throw_errno("rdma_init_qp_attr(INIT)", errno);
+  init.pkey_index = options_.pkey_index;
+  mask |= IBV_QP_PKEY_INDEX;
+  modify(init, mask, "INIT");
+}
+
+void VerbsChannel::modify(ibv_qp_attr& attr, int mask, const char* state) {
+  if (int rc = ibv_modify_qp(qp_, &attr, mask); rc != 0) {
+    std::string what = std::string("ibv_modify_qp(") + state;
+    if (std::string(state) == "INIT") what += ", pkey_index=" + std::to_string(options_.pkey_index);
+    if (std::string(state) == "RTR") {
+      what += ", path_mtu=" + std::to_string(mtu_bytes(attr.path_mtu)) + ", sgid_index=" +
+              std::to_string(attr.ah_attr.grh.sgid_index) + ", sl=" + std::to_string(attr.ah_attr.sl) +
+              ", traffic_class=" + std::to_string(attr.ah_attr.grh.traffic_class);
+    }
+    throw_errno(what + ")", rc);
+  }
+}
+
+void VerbsChannel::ready(uint32_t peer_mtu) {
+  ibv_qp_attr rtr{};
+  int mask = 0;
+  rtr.qp_state = IBV_QPS_RTR;
+  if (rdma_init_qp_attr(id_, &rtr, &mask) != 0) throw_errno("rdma_init_qp_attr(RTR)", errno);
+  // Both ends take the smallest MTU either allows (the handshake carries each side's), so a packet
+  // is never larger than what the other end's queue pair accepts.
+  uint32_t mtu = mtu_bytes(rtr.path_mtu);
+  if (options_.mtu != 0 && options_.mtu < mtu) mtu = options_.mtu;
+  if (peer_mtu != 0 && peer_mtu < mtu) mtu = peer_mtu;
+  rtr.path_mtu = static_cast<ibv_mtu>(mtu_enum(mtu));
+  rtr.ah_attr.sl = options_.service_level;
+  if (rtr.ah_attr.is_global != 0) {
+    rtr.ah_attr.grh.traffic_class = options_.traffic_class;
+    if (options_.gid_index >= 0) rtr.ah_attr.grh.sgid_index = static_cast<uint8_t>(options_.gid_index);
+  } else if (options_.traffic_class != 0 || options_.gid_index >= 0) {
+    // An InfiniBand path within the subnet has no GRH: there is nothing to carry them.
+    throw RdmaError(ErrorKind::kConfiguration,
+                    "RDMA_TRAFFIC_CLASS and RDMA_GID_INDEX need a global route (GRH); this path has none", EINVAL);
+  }
+  modify(rtr, mask | IBV_QP_PATH_MTU | IBV_QP_AV, "RTR");
+  verify_kept(rtr);
+  ibv_qp_attr rts{};
+  mask = 0;
+  rts.qp_state = IBV_QPS_RTS;
+  if (rdma_init_qp_attr(id_, &rts, &mask) != 0) throw_errno("rdma_init_qp_attr(RTS)", errno);
+  rts.timeout = options_.timeout;
+  rts.retry_cnt = options_.retry_count;
+  rts.rnr_retry = options_.rnr_retry;
+  modify(rts, mask | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY, "RTS");
+}
+
+// Reads the queue pair back: a device that accepts an attribute but does not keep it (rxe has no
+// service level) would otherwise drop the configuration silently.
+void VerbsChannel::verify_kept(const ibv_qp_attr& wanted) const {
+  ibv_qp_attr attr{};
+  ibv_qp_init_attr init{};
+  if (int rc = ibv_query_qp(qp_, &attr, IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_PKEY_INDEX, &init); rc != 0) {
+    throw_errno("ibv_query_qp()", rc);
+  }
+  auto check = [](QueuePairAttribute what, uint32_t configured, uint32_t kept) {
+    if (configured != kept) throw AttributeRefused(what, configured, kept);
+  };
+  check(QueuePairAttribute::kPathMtu, mtu_bytes(wanted.path_mtu), mtu_bytes(attr.path_mtu));
+  check(QueuePairAttribute::kServiceLevel, wanted.ah_attr.sl, attr.ah_attr.sl);
+  check(QueuePairAttribute::kPkeyIndex, options_.pkey_index, attr.pkey_index);
+  if (wanted.ah_attr.is_global != 0) {
+    check(QueuePairAttribute::kTrafficClass, wanted.ah_attr.grh.traffic_class, attr.ah_attr.grh.traffic_class);
+    check(QueuePairAttribute::kGidIndex, wanted.ah_attr.grh.sgid_index, attr.ah_attr.grh.sgid_index);
+  }
+}
+
+std::string VerbsChannel::describe_queue_pair() const {
+  if (qp_ == nullptr) return "no queue pair";
+  ibv_qp_attr attr{};
+  ibv_qp_init_attr init{};
+  int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_TIMEOUT |
+             IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_CAP;
+  if (int rc = ibv_query_qp(qp_, &attr, mask, &init); rc != 0) return "ibv_query_qp failed: " + errno_name(rc);
+  return "qp " + std::to_string(qp_->qp_num) + " port=" + std::to_string(attr.port_num) +
+         " path_mtu=" + std::to_string(mtu_bytes(attr.path_mtu)) + " sgid_index=" +
+         std::to_string(attr.ah_attr.grh.sgid_index) + " traffic_class=" + std::to_string(attr.ah_attr.grh.traffic_class) +
+         " sl=" + std::to_string(attr.ah_attr.sl) + " pkey_index=" + std::to_string(attr.pkey_index) +
+         " timeout=" + std::to_string(attr.timeout) + " retry_cnt=" + std::to_string(attr.retry_cnt) +
+         " rnr_retry=" + std::to_string(attr.rnr_retry) + " max_inline=" + std::to_string(max_inline_);
 }
 
 void VerbsChannel::post_receives(const uint32_t* slots, int count) {
-  if (!qp_created_) throw RdmaError(ErrorKind::kIllegalState, "no queue pair to post receives on");
+  if (qp_ == nullptr) throw RdmaError(ErrorKind::kIllegalState, "no queue pair to post receives on");
   constexpr int kBatch = 32;
   ibv_recv_wr wrs[kBatch];
   ibv_sge sges[kBatch];
@@ -89,7 +219,7 @@ void VerbsChannel::post_receives(const uint32_t* slots, int count) {
       wrs[i].next = i + 1 < n ? &wrs[i + 1] : nullptr;
     }
     ibv_recv_wr* bad = nullptr;
-    if (int rc = ibv_post_recv(id_->qp, wrs, &bad); rc != 0) throw_errno("ibv_post_recv()", rc);
+    if (int rc = ibv_post_recv(qp_, wrs, &bad); rc != 0) throw_errno("ibv_post_recv()", rc);
     done += n;
   }
 }
@@ -143,7 +273,7 @@ void VerbsChannel::build(const WorkRequest& request, ibv_send_wr& wr, ibv_sge* s
 
 void VerbsChannel::post_chain(const WorkRequest* requests, int count) {
   if (count <= 0) return;
-  if (!qp_created_) throw RdmaError(ErrorKind::kIllegalState, "no queue pair to post on");
+  if (qp_ == nullptr) throw RdmaError(ErrorKind::kIllegalState, "no queue pair to post on");
   if (static_cast<std::size_t>(count) > chain_wrs_.size()) {
     throw RdmaError(ErrorKind::kIllegalArgument, std::to_string(count) + " work requests exceed the queue depth " +
                                                      std::to_string(chain_wrs_.size()));
@@ -160,10 +290,10 @@ void VerbsChannel::post_chain(const WorkRequest* requests, int count) {
     for (int i = 0; i < count; ++i) {
       slots += " " + std::to_string(requests[i].slot) + op_verb(requests[i].kind) + (requests[i].signaled ? "*" : "");
     }
-    std::fprintf(stderr, "jrdma post: key %u qp %u:%s\n", key_, id_->qp->qp_num, slots.c_str());
+    std::fprintf(stderr, "jrdma post: key %u qp %u:%s\n", key_, qp_->qp_num, slots.c_str());
   }
   ibv_send_wr* bad = nullptr;
-  if (int rc = ibv_post_send(id_->qp, chain_wrs_.data(), &bad); rc != 0) {
+  if (int rc = ibv_post_send(qp_, chain_wrs_.data(), &bad); rc != 0) {
     long failed = bad != nullptr ? bad - chain_wrs_.data() : 0;
     throw_errno("ibv_post_send(" + std::string(op_verb(requests[failed].kind)) + ", request " +
                     std::to_string(failed + 1) + " of " + std::to_string(count) + ")",
@@ -180,8 +310,14 @@ void VerbsChannel::disconnect() noexcept {
 }
 
 void VerbsChannel::disconnect_now() noexcept {
-  if (id_ == nullptr || disconnected_.exchange(true)) return;
-  rdma_disconnect(id_);  // fails harmlessly (EINVAL) when not connected yet; the QP flushes
+  if (disconnected_.exchange(true)) return;
+  if (id_ != nullptr) rdma_disconnect(id_);  // fails harmlessly (EINVAL) when not connected yet
+  if (qp_ != nullptr) {
+    // rdma_cm moves only the queue pairs it owns to the error state: ours flushes its work here.
+    ibv_qp_attr attr{};
+    attr.qp_state = IBV_QPS_ERR;
+    ibv_modify_qp(qp_, &attr, IBV_QP_STATE);
+  }
 }
 
 }  // namespace jrdma

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "protocol/transport.h"
 #include "verbs/completion_queue.h"
 #include "verbs/memory_region.h"
@@ -37,6 +38,9 @@ class LoopCommands {
   virtual void disconnect_later(uint32_t key) noexcept = 0;
 };
 
+// What the configuration asks of a channel's queue pair (docs/configuration.md). The queue pair
+// is driven through INIT, RTR and RTS here, starting from what rdma_cm computes for the connection
+// (rdma_init_qp_attr) and applying these on top, so every option reaches the wire.
 struct QueuePairOptions {
   uint32_t depth = 128;
   uint32_t eager = 4096;
@@ -44,7 +48,29 @@ struct QueuePairOptions {
   uint8_t timeout = 14;
   uint8_t retry_count = 6;
   uint8_t rnr_retry = 6;
+  uint8_t port = 0;           // the context's port; a connection over another port is refused (0: any)
+  int gid_index = -1;         // source GID index; -1: the one rdma_cm chose for the address
+  uint32_t mtu = 0;           // path MTU in bytes (256..4096); 0: the path's
+  uint16_t pkey_index = 0;
+  uint8_t service_level = 0;
+  uint8_t traffic_class = 0;  // GRH traffic class (IP TOS on RoCE v2)
 };
+
+// A configured queue-pair attribute the device did not keep (read back after the transition):
+// the device cannot honour it, e.g. a service level on Soft-RoCE, which has no field for it.
+enum class QueuePairAttribute : int32_t { kServiceLevel = 1, kTrafficClass = 2, kPathMtu = 3, kGidIndex = 4, kPkeyIndex = 5 };
+
+class AttributeRefused : public RdmaError {
+ public:
+  AttributeRefused(QueuePairAttribute attribute, uint32_t configured, uint32_t kept);
+  QueuePairAttribute attribute;
+  uint32_t configured;
+  uint32_t kept;
+};
+
+// 256 -> IBV_MTU_256 ... 4096 -> IBV_MTU_4096; 0 for anything else.
+int mtu_enum(uint32_t bytes) noexcept;
+uint32_t mtu_bytes(int mtu) noexcept;
 
 class VerbsChannel : public ChannelTransport {
  public:
@@ -59,8 +85,16 @@ class VerbsChannel : public ChannelTransport {
   void attach(rdma_cm_id* id);
   // Gives the cm id up (the caller rejects and destroys it); the QP, if any, goes with it.
   void detach() noexcept;
-  // Creates the QP on the cm id with the PD and CQ. Throws RdmaError naming the call.
+  // Creates the QP with the PD and CQ (not attached to the cm id: the transitions below apply the
+  // configuration) and moves it to INIT. Throws RdmaError naming the call.
   void create_queue_pair();
+  // RTR then RTS with the configured attributes; the path MTU is the smallest of the configured
+  // one, the peer's (0: none) and the path's. Throws RdmaError naming the call and attribute, or
+  // AttributeRefused when the device does not keep a configured attribute.
+  void ready(uint32_t peer_mtu);
+  uint32_t qp_num() const noexcept { return qp_ != nullptr ? qp_->qp_num : 0; }
+  // The queue pair's attributes as the device reports them (ibv_query_qp), as text.
+  std::string describe_queue_pair() const;
   rdma_cm_id* cm_id() const noexcept { return id_; }
   const QueuePairOptions& options() const noexcept { return options_; }
   // Disconnects now (loop thread; idempotent).
@@ -83,8 +117,11 @@ class VerbsChannel : public ChannelTransport {
   ChannelMemory memory_;
   verbs::MemoryRegion memory_mr_;
   LoopCommands& loop_;
+  void modify(ibv_qp_attr& attr, int mask, const char* state);
+  void verify_kept(const ibv_qp_attr& wanted) const;
+
   rdma_cm_id* id_ = nullptr;
-  bool qp_created_ = false;
+  ibv_qp* qp_ = nullptr;
   std::atomic<bool> disconnected_{false};
   uint32_t max_inline_ = 0;
   // Scratch for post_chain, sized to the queue depth once: no allocation per post.

@@ -14,6 +14,8 @@ const char* reject_reason_text(RejectReason reason) noexcept {
     case RejectReason::kWrongDevice: return "connection arrived on another device";
     case RejectReason::kServerClosing: return "server is closing";
     case RejectReason::kResources: return "server could not allocate the channel";
+    case RejectReason::kWrongPort: return "connection arrived on another port of the device";
+    case RejectReason::kAttributeRefused: return "the server's device does not keep a configured queue-pair attribute";
   }
   return "unknown reason";
 }
@@ -25,11 +27,12 @@ void encode_handshake(const Handshake& h, uint8_t* out) noexcept {
   store_le32(out + 8, h.credits);
   store_le32(out + 12, h.eager);
   store_le32(out + 16, h.max_message);
+  store_le32(out + 20, h.mtu);
 }
 
 RejectReason decode_handshake(const void* data, std::size_t length, Handshake* out) noexcept {
   // rdma_cm pads private data with zeros up to the transport's size: accept longer, never shorter.
-  if (data == nullptr || length < kHandshakeSize) return RejectReason::kMalformed;
+  if (data == nullptr || length < kHandshakeMinSize) return RejectReason::kMalformed;
   const auto* p = static_cast<const uint8_t*>(data);
   if (load_le32(p) != kMagic) return RejectReason::kMalformed;
   Handshake h;
@@ -38,6 +41,7 @@ RejectReason decode_handshake(const void* data, std::size_t length, Handshake* o
   h.credits = load_le32(p + 8);
   h.eager = load_le32(p + 12);
   h.max_message = load_le32(p + 16);
+  h.mtu = length >= kHandshakeSize ? load_le32(p + 20) : 0;
   if (h.version != kProtocolVersion) {
     *out = h;
     return RejectReason::kVersionMismatch;
@@ -45,6 +49,9 @@ RejectReason decode_handshake(const void* data, std::size_t length, Handshake* o
   if (h.flags != 0) return RejectReason::kMalformed;
   if (h.credits == 0 || h.credits > kMaxCredits) return RejectReason::kBadCredits;
   if (h.eager < kMinEager || h.eager > kMaxEager || h.max_message > h.eager) return RejectReason::kEagerMismatch;
+  if (h.mtu != 0 && h.mtu != 256 && h.mtu != 512 && h.mtu != 1024 && h.mtu != 2048 && h.mtu != 4096) {
+    return RejectReason::kMalformed;
+  }
   *out = h;
   return RejectReason::kNone;
 }
@@ -61,7 +68,7 @@ bool decode_reject(const void* data, std::size_t length, RejectReason* reason, u
   const auto* p = static_cast<const uint8_t*>(data);
   if (load_le32(p) != kMagic) return false;
   uint16_t code = load_le16(p + 6);
-  if (code < 1 || code > static_cast<uint16_t>(RejectReason::kResources)) return false;
+  if (code < 1 || code > static_cast<uint16_t>(RejectReason::kAttributeRefused)) return false;
   *reason = static_cast<RejectReason>(code);
   *detail = load_le32(p + 8);
   return true;

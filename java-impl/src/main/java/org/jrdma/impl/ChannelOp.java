@@ -58,4 +58,20 @@ final class ChannelOp extends CompletableFuture<Object> {
         this.compareOrAdd = compareOrAdd;
         this.swap = swap;
     }
+
+    /** Gives the buffer back and completes with the result (null, or an atomic's previous value). */
+    void succeed(Object result) {
+        if (buffer != null) {
+            buffer.release();
+        }
+        complete(result);
+    }
+
+    /** Gives the buffer back and fails with the cause. */
+    void fail(Throwable cause) {
+        if (buffer != null) {
+            buffer.release();
+        }
+        completeExceptionally(cause);
+    }
 }

@@ -20,7 +20,11 @@ import org.jrdma.RouteResolutionException;
 final class ConnectionFailures {
     private static final String[] REASONS = {"none", "malformed handshake", "protocol version mismatch",
         "eager buffer size mismatch", "receive credits out of range", "connection arrived on another device",
-        "server is closing", "server could not allocate the channel"};
+        "server is closing", "server could not allocate the channel", "connection arrived on another port of the device",
+        "the server's device does not keep a configured queue-pair attribute"};
+    /** QueuePairAttribute (native/src/transport/verbs_channel.h) -> the variable that configures it. */
+    private static final String[] ATTRIBUTES = {"attribute", "RDMA_SL", "RDMA_TRAFFIC_CLASS", "RDMA_MTU", "RDMA_GID_INDEX",
+        "RDMA_PKEY"};
     private static final String[] DECODE = {"ok", "message shorter than its header", "unknown message type",
         "reserved flag bits set", "length field does not match the bytes received", "length field beyond the receive buffer",
         "more credits returned than were taken", "credit message with a payload"};
@@ -41,6 +45,18 @@ final class ConnectionFailures {
         return code >= 0 && code < DECODE.length ? DECODE[code] : "decode status " + code;
     }
 
+    /** A configured queue-pair attribute the device did not keep (read back after the transition). */
+    static String attributeRefused(int attribute, long configured, long kept) {
+        String variable = ATTRIBUTES[attribute >= 0 && attribute < ATTRIBUTES.length ? attribute : 0];
+        return "the device does not keep " + variable + "=" + configured + " on the queue pair (it reads back " + kept + ")"
+                + (attribute == 1 ? "; Soft-RoCE (rxe) has no service level: use RDMA_SL=0 there" : "");
+    }
+
+    /** The same, from the detail of a reject (9): attribute | kept << 8 | configured << 20. */
+    static String attributeRefused(long rejectDetail) {
+        return attributeRefused((int) (rejectDetail & 0xff), (rejectDetail >>> 20) & 0xfff, (rejectDetail >>> 8) & 0xfff);
+    }
+
     /** Why the engine closed a channel (kChannelClosed); null for a local close. */
     static Throwable closeCause(InetSocketAddress remote, int cause, int code, long detail, long detail2) {
         switch (cause) {
@@ -57,6 +73,11 @@ final class ConnectionFailures {
             case EventRecords.CLOSED_PROTOCOL_ERROR:
                 return new ProtocolException("malformed message from " + remote + ": " + decodeStatus(code) + "; channel closed");
             case EventRecords.CLOSED_CONNECT_FAILED:
+                if (code == 10) {
+                    String to = remote == null ? "an incoming connection" : "connecting to " + remote;
+                    return new ConnectionException(to + ": " + attributeRefused((int) detail, detail2 & 0xffffffffL,
+                            detail2 >>> 32), 95 /* EOPNOTSUPP */);
+                }
                 return exception(remote, code, (int) detail, (int) (detail2 & 0xffff), detail2 >>> 16);
             case EventRecords.CLOSED_GRACEFUL_TIMEOUT:
                 return new RdmaClosedException("closed: operations still in flight after " + detail
@@ -80,7 +101,8 @@ final class ConnectionFailures {
             case 4: {
                 String text = reason(reason);
                 String extra = reason == 2 ? "; the peer speaks protocol version " + detail
-                        : reason == 3 ? "; the peer's eager size is " + detail : "";
+                        : reason == 3 ? "; the peer's eager size is " + detail
+                        : reason == 9 ? ": " + attributeRefused(detail) : "";
                 return new ConnectionRejectedException(to + ": rejected by the peer: " + text + extra, text);
             }
             case 5:
@@ -89,7 +111,12 @@ final class ConnectionFailures {
             case 6:
                 return new ConnectionException(to + ": connection error (cm status " + status + ")", Math.abs(status));
             case 7:
-                return new ConnectionException(to + ": setting up the queue pair failed (errno " + status + ")", status);
+                return new ConnectionException(to + ": setting up the queue pair failed (errno " + status + "): the device"
+                        + " refused the queue pair or one of its configured attributes (RDMA_MTU, RDMA_GID_INDEX, RDMA_SL,"
+                        + " RDMA_TRAFFIC_CLASS, RDMA_PKEY; the first two need a global route on InfiniBand)", status);
+            case 9:
+                return new ConnectionException(to + ": the route leads over port " + status + " of the device, but the"
+                        + " context uses another port (RDMA_DEVICE_PORT)", status);
             default:
                 return new ConnectionException(to + ": the device was removed", status);
         }

@@ -176,7 +176,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         }
         synchronized (lock) {
             if (state != State.OPEN) {
-                failOp(op, closedException());
+                op.fail(closedException());
                 return op;
             }
             op.seq = nextSeq++;
@@ -277,15 +277,15 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             pending.pollFirst();
         }
         if (status == WorkCompletion.SUCCESS) {
-            succeed(op, op.kind.atomic() ? (Object) result : null);
+            op.succeed(op.kind.atomic() ? (Object) result : null);
         } else if (status == WorkCompletion.WR_FLUSH_ERR) {
-            failOp(op, closedException()); // flushed by our own close
+            op.fail(closedException()); // flushed by our own close
         } else {
             RdmaOperationException e = new RdmaOperationException(op.kind.verb, status, WorkCompletion.status(status));
             synchronized (lock) {
                 operationError = e;
             }
-            failOp(op, e);
+            op.fail(e);
         }
     }
 
@@ -298,7 +298,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         }
         RdmaClosedException e = new RdmaClosedException("channel to " + remote + " was closed before the operation was posted");
         for (int i = failed.size() - 1; i >= 0; i--) {
-            failOp(failed.get(i), e);
+            failed.get(i).fail(e);
         }
     }
 
@@ -442,7 +442,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         Throwable reported = closeCause;
         RdmaClosedException error = closedException();
         for (ChannelOp op : failed) {
-            failOp(op, reported instanceof RdmaOperationException ? reported : error);
+            op.fail(reported instanceof RdmaOperationException ? reported : error);
         }
         connected.completeExceptionally(reported != null ? reported : error);
         closed.complete(reported);
@@ -455,20 +455,6 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             }
         }
         markClosed();
-    }
-
-    private static void succeed(ChannelOp op, Object result) {
-        if (op.buffer != null) {
-            op.buffer.release();
-        }
-        op.complete(result);
-    }
-
-    private static void failOp(ChannelOp op, Throwable cause) {
-        if (op.buffer != null) {
-            op.buffer.release();
-        }
-        op.completeExceptionally(cause);
     }
 
     @Override
@@ -486,11 +472,19 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         }
     }
 
-    /** Also the engine's state, for diagnosing an operation that does not complete. */
+    /** The queue pair's attributes as the device reports them (path MTU, GID index, SL, ...), or null before it is open. */
+    String queuePairAttributes() {
+        synchronized (lock) {
+            return state == State.OPEN || state == State.CLOSING ? NativeChannel.queuePair0(handle) : null;
+        }
+    }
+
+    /** Also the engine's state and the queue pair, for diagnosing an operation that does not complete. */
     @Override
     public String toString() {
         synchronized (lock) {
-            String engine = state == State.CLOSED ? "" : "; engine: " + NativeChannel.describe0(handle);
+            String engine = state == State.CLOSED ? "" : "; engine: " + NativeChannel.describe0(handle)
+                    + (state == State.CONNECTING ? "" : "; " + NativeChannel.queuePair0(handle));
             return describe() + " (" + state + ", " + pending.size() + " operations pending, " + submissions.count()
                     + " submissions waiting for the end of the event-loop batch" + engine + ")";
         }

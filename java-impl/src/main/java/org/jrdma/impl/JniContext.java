@@ -44,12 +44,14 @@ final class JniContext extends NativeResource implements RdmaContext {
     private final Map<Integer, BufferPool> pools = new ConcurrentHashMap<>();
     private final List<Consumer<AsyncEvent>> listeners = new CopyOnWriteArrayList<>();
     private final ChannelRegistry registry = new ChannelRegistry();
+    private final ChannelSettings channelSettings;
     private volatile Throwable failure;
     private volatile boolean freeWhenLoopExits;
 
     JniContext(RdmaConfig config, DeviceSelection selection) {
         this.config = config;
         this.selection = selection;
+        this.channelSettings = new ChannelSettings(config, selection);
         int cqEntries = config.completionQueueSize() > 0 ? config.completionQueueSize() : DEFAULT_CQ_ENTRIES;
         this.handle = NativeContext.open0(selection.device().name(), selection.port().number(), cqEntries);
         this.loop = new EventLoop(this, handle, config.busyPoll());
@@ -58,6 +60,10 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     long handle() {
         return handle;
+    }
+
+    ChannelSettings channelSettings() {
+        return channelSettings;
     }
 
     ChannelRegistry registry() {
@@ -215,8 +221,7 @@ final class JniContext extends NativeResource implements RdmaContext {
         ensureUsable();
         acquire();
         try {
-            long channelHandle = NativeChannel.createChannel0(handle, config.queueDepth(), config.eagerSize(),
-                    config.maxInline(), config.timeout(), config.retryCount(), config.rnrRetry());
+            long channelHandle = channelSettings.createChannel(handle);
             JniChannel channel;
             try {
                 channel = new JniChannel(this, channelHandle, false, remote, config, handler);
@@ -268,7 +273,8 @@ final class JniContext extends NativeResource implements RdmaContext {
         JniServer server = registry.server(listener);
         String text = ConnectionFailures.reason(reason);
         String extra = reason == 2 ? ": the client speaks protocol version " + peerValue
-                : reason == 3 ? ": the client's eager size is " + peerValue + ", ours " + config.eagerSize() : "";
+                : reason == 3 ? ": the client's eager size is " + peerValue + ", ours " + config.eagerSize()
+                : reason == 9 ? ": " + ConnectionFailures.attributeRefused(peerValue & 0xffffffffL) : "";
         org.jrdma.ConnectionRejectedException e = new org.jrdma.ConnectionRejectedException(
                 "rejected an incoming connection: " + text + extra, text);
         LOG.log(Level.WARNING, e.getMessage());

@@ -17,9 +17,8 @@ final class JniServer extends NativeResource implements RdmaServer {
         this.context = context;
         this.handler = handler;
         this.config = context.config();
-        RdmaConfig c = config;
-        this.listener = NativeChannel.listen0(context.handle(), requested.getAddress().getHostAddress(), requested.getPort(),
-                128, c.queueDepth(), c.eagerSize(), c.maxInline(), c.timeout(), c.retryCount(), c.rnrRetry());
+        this.listener = context.channelSettings().listen(context.handle(), requested.getAddress().getHostAddress(),
+                requested.getPort(), 128);
         int port = NativeChannel.listenerPort0(listener);
         this.localAddress = new InetSocketAddress(requested.getAddress(), port);
     }

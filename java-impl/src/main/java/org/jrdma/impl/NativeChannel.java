@@ -7,8 +7,10 @@ final class NativeChannel {
     private NativeChannel() {
     }
 
-    static native long listen0(long context, String ip, int port, int backlog, int depth, int eager, int maxInline,
-                               int timeout, int retry, int rnrRetry);
+    /** Binds and listens; the settings are {@link ChannelSettings}'. */
+    static native long listen0(long context, String ip, int ipPort, int backlog, int depth, int eager, int maxInline,
+                               int timeout, int retry, int rnrRetry, int port, int gidIndex, int mtu, int pkeyIndex,
+                               int serviceLevel, int trafficClass);
 
     static native int listenerPort0(long listener);
 
@@ -18,7 +20,11 @@ final class NativeChannel {
      * An active channel (memory allocated and registered, key assigned) that does nothing until
      * {@link #connect0}: register it under its key first.
      */
-    static native long createChannel0(long context, int depth, int eager, int maxInline, int timeout, int retry, int rnrRetry);
+    static native long createChannel0(long context, int depth, int eager, int maxInline, int timeout, int retry, int rnrRetry,
+                                      int port, int gidIndex, int mtu, int pkeyIndex, int serviceLevel, int trafficClass);
+
+    /** The queue pair's attributes as the device reports them (ibv_query_qp), as text. */
+    static native String queuePair0(long channel);
 
     /** The key every record about the channel carries. */
     static native int key0(long channel);
