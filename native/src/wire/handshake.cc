@@ -4,22 +4,6 @@
 
 namespace jrdma::wire {
 
-const char* reject_reason_text(RejectReason reason) noexcept {
-  switch (reason) {
-    case RejectReason::kNone: return "none";
-    case RejectReason::kMalformed: return "malformed handshake";
-    case RejectReason::kVersionMismatch: return "protocol version mismatch";
-    case RejectReason::kEagerMismatch: return "eager buffer size mismatch";
-    case RejectReason::kBadCredits: return "receive credits out of range";
-    case RejectReason::kWrongDevice: return "connection arrived on another device";
-    case RejectReason::kServerClosing: return "server is closing";
-    case RejectReason::kResources: return "server could not allocate the channel";
-    case RejectReason::kWrongPort: return "connection arrived on another port of the device";
-    case RejectReason::kAttributeRefused: return "the server's device does not keep a configured queue-pair attribute";
-  }
-  return "unknown reason";
-}
-
 void encode_handshake(const Handshake& h, uint8_t* out) noexcept {
   store_le32(out, kMagic);
   store_le16(out + 4, h.version);

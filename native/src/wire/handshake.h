@@ -49,8 +49,6 @@ enum class RejectReason : uint16_t {
                          // detail: QueuePairAttribute | kept value << 8 | configured value << 20
 };
 
-const char* reject_reason_text(RejectReason reason) noexcept;
-
 void encode_handshake(const Handshake& handshake, uint8_t* out) noexcept;
 
 // Validates magic, length and ranges; returns kNone on success, else why to reject.

@@ -14,20 +14,6 @@ void encode_header(const MessageHeader& header, uint8_t* out) noexcept {
   store_le64(out + 8, header.id);
 }
 
-const char* decode_status_text(DecodeStatus status) noexcept {
-  switch (status) {
-    case DecodeStatus::kOk: return "ok";
-    case DecodeStatus::kTooShort: return "message shorter than its header";
-    case DecodeStatus::kUnknownType: return "unknown message type";
-    case DecodeStatus::kReservedFlags: return "reserved flag bits set";
-    case DecodeStatus::kLengthMismatch: return "length field does not match the bytes received";
-    case DecodeStatus::kTooLong: return "length field beyond the receive buffer";
-    case DecodeStatus::kCreditsTooMany: return "more credits returned than were taken";
-    case DecodeStatus::kCreditWithPayload: return "credit message with a payload";
-  }
-  return "unknown";
-}
-
 DecodeStatus decode_header(const uint8_t* data, std::size_t received, std::size_t capacity, uint32_t max_credits,
                            MessageHeader* out) noexcept {
   if (received < kHeaderSize || capacity < kHeaderSize) return DecodeStatus::kTooShort;

@@ -42,8 +42,6 @@ enum class DecodeStatus {
   kCreditWithPayload,
 };
 
-const char* decode_status_text(DecodeStatus status) noexcept;
-
 // Decodes and validates a received message of `received` bytes in a buffer of `capacity` bytes.
 // `max_credits` bounds the credits field (the sender's receive queue depth).
 DecodeStatus decode_header(const uint8_t* data, std::size_t received, std::size_t capacity, uint32_t max_credits,
