@@ -25,16 +25,14 @@ void connect_failed(Channel& channel, ChannelFailure failure, int status,
 }
 }  // namespace
 
-void Context::apply_id_options(rdma_cm_id* id, const ChannelOptions& options) const {
+void Context::apply_id_options(verbs::CmId& id, const ChannelOptions& options) const {
   uint8_t timeout = options.queue_pair.timeout;
-  // The ACK timeout of the QP (RDMA_TIMEOUT); rdma_cm would otherwise pick its own.
-  rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &timeout, sizeof timeout);
+  // The ACK timeout rdma_cm computes for the route (RDMA_TIMEOUT); RTS sets it on the QP as well.
+  id.set_option(RDMA_OPTION_ID_ACK_TIMEOUT, &timeout, sizeof timeout, "RDMA_OPTION_ID_ACK_TIMEOUT");
   // The traffic class of rdma_cm's own packets (connect, accept, disconnect) and of the route it
   // resolves; the queue pair's address handle gets it in RTR too (VerbsChannel::ready).
   uint8_t tos = options.queue_pair.traffic_class;
-  if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0 && tos != 0) {
-    throw_errno("rdma_set_option(RDMA_OPTION_ID_TOS=" + std::to_string(tos) + ")", errno);
-  }
+  id.set_option(RDMA_OPTION_ID_TOS, &tos, sizeof tos, "RDMA_OPTION_ID_TOS=" + std::to_string(tos));
 }
 
 void Context::fill_conn_param(rdma_conn_param* param, const Channel& channel, uint8_t* private_data) const {
@@ -54,30 +52,15 @@ void Context::fill_conn_param(rdma_conn_param* param, const Channel& channel, ui
 Listener* Context::listen(const sockaddr* address, const ChannelOptions& options, int backlog) {
   auto listener = std::make_unique<Listener>();
   listener->options = options;
-  if (rdma_create_id(cm_channel_, &listener->id, listener.get(), RDMA_PS_TCP) != 0) {
-    throw_errno("rdma_create_id()", errno);
-  }
-  if (rdma_bind_addr(listener->id, const_cast<sockaddr*>(address)) != 0) {
-    int err = errno;
-    rdma_destroy_id(listener->id);
-    throw_errno("rdma_bind_addr()", err);
-  }
+  listener->id = verbs::CmId(cm_channel_.get(), listener.get());  // destroyed with the listener on any failure
+  listener->id.bind(address);
   if (listener->id->verbs != nullptr && listener->id->verbs != device_.get()) {
-    std::string other = ibv_get_device_name(listener->id->verbs->device);
-    rdma_destroy_id(listener->id);
-    throw RdmaError(ErrorKind::kIllegalArgument, "the address belongs to device " + other + ", the context is on " + name_);
+    throw RdmaError(ErrorKind::kIllegalArgument, std::string("the address belongs to device ") +
+                                                      ibv_get_device_name(listener->id->verbs->device) +
+                                                      ", the context is on " + name_);
   }
-  try {
-    apply_id_options(listener->id, options);
-  } catch (const RdmaError&) {
-    rdma_destroy_id(listener->id);
-    throw;
-  }
-  if (rdma_listen(listener->id, backlog) != 0) {
-    int err = errno;
-    rdma_destroy_id(listener->id);
-    throw_errno("rdma_listen()", err);
-  }
+  apply_id_options(listener->id, options);
+  listener->id.listen(backlog);
   std::lock_guard<std::mutex> lock(listeners_mutex_);
   listeners_.push_back(listener.get());
   return listener.release();
@@ -107,26 +90,28 @@ void Context::connect(Channel* channel, const sockaddr_storage& remote, const so
 void Context::start_connect(const Command& c) {
   Channel& channel = *c.channel;
   if (channel.engine.closed()) return;  // closed before the attempt started
-  rdma_cm_id* id = nullptr;
-  if (rdma_create_id(cm_channel_, &id, &channel, RDMA_PS_TCP) != 0) {
-    return connect_failed(channel, ChannelFailure::kAddressError, errno);
+  try {
+    channel.transport.attach(verbs::CmId(cm_channel_.get(), &channel));
+  } catch (const RdmaError& e) {
+    return connect_failed(channel, ChannelFailure::kAddressError, e.errno_value());
   }
-  channel.transport.attach(id);
-  if (rdma_resolve_addr(id, c.has_local ? const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(&c.local)) : nullptr,
+  if (rdma_resolve_addr(channel.transport.cm_id(), c.has_local ? const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(&c.local)) : nullptr,
                         const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(&c.remote)), c.timeout_ms) != 0) {
     connect_failed(channel, ChannelFailure::kAddressError, errno);
   }
 }
 
-void Context::handle_connect_request(rdma_cm_event* event, std::vector<rdma_cm_id*>& to_destroy) {
+void Context::handle_connect_request(rdma_cm_event* event, std::vector<verbs::CmId>& to_destroy) {
   auto* listener = static_cast<Listener*>(event->listen_id->context);
   rdma_cm_id* id = event->id;
+  verbs::CmId owned(id);  // ours from now on: the channel's, or destroyed after a reject
   // Refuses with our reason (the client reports it) and tells Java (the server reports it too).
   auto refuse = [&](wire::RejectReason reason, uint32_t detail, uint32_t peer_value) {
     uint8_t data[wire::kRejectSize];
     wire::encode_reject(reason, detail, data);
-    rdma_reject(id, data, static_cast<uint8_t>(sizeof data));
-    to_destroy.push_back(id);  // after the event is acknowledged
+    owned.reject(data, static_cast<uint8_t>(sizeof data));
+    owned->context = nullptr;
+    to_destroy.push_back(std::move(owned));  // destroyed after the event is acknowledged
     emit(make_record(EventKind::kIncomingRejected, 0, static_cast<int32_t>(reason), static_cast<int32_t>(peer_value), 0,
                      handle_of(listener)));
   };
@@ -144,7 +129,7 @@ void Context::handle_connect_request(rdma_cm_event* event, std::vector<rdma_cm_i
   Channel* channel = nullptr;
   try {
     channel = create_channel_with_key(listener->options, true);
-    channel->transport.attach(id);
+    channel->transport.attach(std::move(owned));
     channel->engine.set_peer(peer);
     channel->transport.create_queue_pair();
     channel->engine.attach(&channel->transport);  // every receive is posted before the peer may send
@@ -153,32 +138,25 @@ void Context::handle_connect_request(rdma_cm_event* event, std::vector<rdma_cm_i
     rdma_conn_param param;
     fill_conn_param(&param, *channel, data);
     if (rdma_accept(id, &param) != 0) throw_errno("rdma_accept()", errno);
-  } catch (const AttributeRefused& e) {
-    if (channel != nullptr) {
-      channel->transport.detach();
-      remove_channel(channel);
-      delete channel;
-    }
-    id->context = nullptr;
-    uint32_t detail = static_cast<uint32_t>(e.attribute) | (std::min<uint32_t>(e.kept, 0xfff) << 8) |
-                      (std::min<uint32_t>(e.configured, 0xfff) << 20);
-    return refuse(wire::RejectReason::kAttributeRefused, detail, detail);
   } catch (const RdmaError& e) {
     if (channel != nullptr) {
-      channel->transport.detach();  // the id is rejected and destroyed below, not by the channel
+      owned = channel->transport.detach();  // the id is rejected and destroyed below, not by the channel
       remove_channel(channel);
       delete channel;
     }
-    id->context = nullptr;
+    if (const auto* refused = dynamic_cast<const AttributeRefused*>(&e)) {
+      uint32_t detail = static_cast<uint32_t>(refused->attribute) | (std::min<uint32_t>(refused->kept, 0xfff) << 8) |
+                        (std::min<uint32_t>(refused->configured, 0xfff) << 20);
+      return refuse(wire::RejectReason::kAttributeRefused, detail, detail);
+    }
     if (e.errno_value() == EXDEV) return refuse(wire::RejectReason::kWrongPort, listener->options.queue_pair.port, id->port_num);
-    refuse(wire::RejectReason::kResources, static_cast<uint32_t>(e.errno_value()), 0);
-    return;
+    return refuse(wire::RejectReason::kResources, static_cast<uint32_t>(e.errno_value()), 0);
   }
   id->context = channel;
   emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(listener)));
 }
 
-void Context::handle_cm_event(rdma_cm_event* event, std::vector<rdma_cm_id*>& to_destroy) {
+void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to_destroy) {
   // JRDMA_TRACE_CM=1 prints every connection-manager event (diagnostics; docs/testing.md).
   static const bool trace = std::getenv("JRDMA_TRACE_CM") != nullptr;
   if (trace) {
@@ -193,7 +171,7 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<rdma_cm_id*>& to
   switch (event->event) {
     case RDMA_CM_EVENT_ADDR_RESOLVED:
       try {
-        apply_id_options(event->id, channel.options);
+        apply_id_options(channel.transport.cm_id_owner(), channel.options);
       } catch (const RdmaError& e) {
         connect_failed(channel, ChannelFailure::kSetupError, e.errno_value());
         break;
@@ -285,13 +263,11 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<rdma_cm_id*>& to
 }
 
 void Context::drain_cm_events() {
-  std::vector<rdma_cm_id*> to_destroy;
-  rdma_cm_event* event = nullptr;
-  while (rdma_get_cm_event(cm_channel_, &event) == 0) {  // EAGAIN: drained
+  std::vector<verbs::CmId> to_destroy;  // rejected requests: destroyed when this returns, after their acks
+  while (rdma_cm_event* event = cm_channel_.next()) {
     handle_cm_event(event, to_destroy);
     rdma_ack_cm_event(event);
   }
-  for (rdma_cm_id* id : to_destroy) rdma_destroy_id(id);
 }
 
 }  // namespace jrdma

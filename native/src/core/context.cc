@@ -23,22 +23,6 @@ void set_nonblocking(int fd, const char* what) {
 
 }  // namespace
 
-RdmaCmDevice::RdmaCmDevice(const std::string& name) {
-  int count = 0;
-  errno = 0;
-  list_ = rdma_get_devices(&count);
-  if (list_ == nullptr) throw_errno("rdma_get_devices()", errno != 0 ? errno : ENODEV);
-  for (int i = 0; i < count; ++i) {
-    if (name == ibv_get_device_name(list_[i]->device)) context_ = list_[i];
-  }
-  if (context_ == nullptr) {
-    rdma_free_devices(list_);
-    throw RdmaError(ErrorKind::kConfiguration, "RDMA_DEVICE=" + name + " does not exist (any more)");
-  }
-}
-
-RdmaCmDevice::~RdmaCmDevice() { rdma_free_devices(list_); }
-
 Context::Context(const ContextOptions& options)
     : name_(options.device_name),
       device_(options.device_name),
@@ -52,9 +36,6 @@ Context::Context(const ContextOptions& options)
     if (int rc = ibv_query_device(device_.get(), &attr); rc != 0) throw_errno("ibv_query_device(" + name_ + ")", rc);
     max_rd_atomic_ = std::max(1, std::min(16, std::min(attr.max_qp_rd_atom, attr.max_qp_init_rd_atom)));
     set_nonblocking(device_.get()->async_fd, "async fd, O_NONBLOCK");
-    cm_channel_ = rdma_create_event_channel();
-    if (cm_channel_ == nullptr) throw_errno("rdma_create_event_channel()", errno);
-    set_nonblocking(cm_channel_->fd, "rdma_cm fd, O_NONBLOCK");
     wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (wake_fd_ < 0) throw_errno("eventfd()", errno);
     epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
@@ -66,7 +47,7 @@ Context::Context(const ContextOptions& options)
     } watches[] = {{channel_.fd(), kTagCompletion, "completion channel"},
                    {device_.get()->async_fd, kTagAsync, "async event fd"},
                    {wake_fd_, kTagWake, "eventfd"},
-                   {cm_channel_->fd, kTagCm, "rdma_cm event channel"}};
+                   {cm_channel_.fd(), kTagCm, "rdma_cm event channel"}};
     for (const Watch& w : watches) {
       epoll_event ev{};
       ev.events = EPOLLIN;
@@ -79,7 +60,6 @@ Context::Context(const ContextOptions& options)
   } catch (...) {
     if (epoll_fd_ >= 0) ::close(epoll_fd_);
     if (wake_fd_ >= 0) ::close(wake_fd_);
-    if (cm_channel_ != nullptr) rdma_destroy_event_channel(cm_channel_);
     throw;
   }
 }
@@ -102,17 +82,13 @@ std::string Context::close() noexcept {
   for (uint32_t i = 0; i < table_size_; ++i) delete table_[i].exchange(nullptr);
   {
     std::lock_guard<std::mutex> lock(listeners_mutex_);
-    for (Listener* listener : listeners_) {
-      rdma_destroy_id(listener->id);
-      delete listener;
-    }
+    for (Listener* listener : listeners_) delete listener;  // destroys its cm id
     listeners_.clear();
   }
   if (epoll_fd_ >= 0) ::close(epoll_fd_);
   if (wake_fd_ >= 0) ::close(wake_fd_);
   epoll_fd_ = wake_fd_ = -1;
-  if (cm_channel_ != nullptr) rdma_destroy_event_channel(cm_channel_);
-  cm_channel_ = nullptr;
+  cm_channel_.release();  // after every id on it
   check(cq_.release(), "ibv_destroy_cq");
   check(channel_.release(), "ibv_destroy_comp_channel");
   check(pd_.release(), "ibv_dealloc_pd (memory regions still registered?)");
@@ -266,8 +242,7 @@ void Context::run_commands() {
           std::lock_guard<std::mutex> lock(listeners_mutex_);
           listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), c.listener), listeners_.end());
         }
-        rdma_destroy_id(c.listener->id);
-        delete c.listener;
+        delete c.listener;  // destroys its cm id
         break;
       }
     }

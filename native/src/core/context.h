@@ -25,6 +25,9 @@
 
 #include "core/channel.h"
 #include "protocol/event_record.h"
+#include "verbs/cm_device.h"
+#include "verbs/cm_event_channel.h"
+#include "verbs/cm_id.h"
 #include "verbs/completion_channel.h"
 #include "verbs/completion_queue.h"
 #include "verbs/memory_region.h"
@@ -40,24 +43,9 @@ struct ContextOptions {
 
 // A listening rdma_cm id and the options its channels get.
 struct Listener {
-  rdma_cm_id* id = nullptr;
+  verbs::CmId id;
   ChannelOptions options;
   std::atomic<bool> closing{false};
-};
-
-// The ibv_context librdmacm opened for a device (owned by librdmacm; rdma_free_devices releases
-// the list). Opening by name here keeps the PD/CQ usable with the rdma_cm ids of that device.
-class RdmaCmDevice {
- public:
-  explicit RdmaCmDevice(const std::string& name);
-  ~RdmaCmDevice();
-  RdmaCmDevice(const RdmaCmDevice&) = delete;
-  RdmaCmDevice& operator=(const RdmaCmDevice&) = delete;
-  ibv_context* get() const noexcept { return context_; }
-
- private:
-  ibv_context** list_ = nullptr;
-  ibv_context* context_ = nullptr;
 };
 
 class Context : public EventSink, public LoopCommands {
@@ -128,10 +116,10 @@ class Context : public EventSink, public LoopCommands {
   // connections.cc
   void start_connect(const Command& command);
   void drain_cm_events();
-  void handle_cm_event(rdma_cm_event* event, std::vector<rdma_cm_id*>& to_destroy);
-  void handle_connect_request(rdma_cm_event* event, std::vector<rdma_cm_id*>& to_destroy);
+  void handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to_destroy);
+  void handle_connect_request(rdma_cm_event* event, std::vector<verbs::CmId>& to_destroy);
   void fill_conn_param(rdma_conn_param* param, const Channel& channel, uint8_t* private_data) const;
-  void apply_id_options(rdma_cm_id* id, const ChannelOptions& options) const;
+  void apply_id_options(verbs::CmId& id, const ChannelOptions& options) const;
   bool is_listener(const void* context) noexcept;
   // event_loop.cc
   void poll_cq(int budget);
@@ -142,11 +130,11 @@ class Context : public EventSink, public LoopCommands {
   void drain_completion_channel();
 
   std::string name_;
-  RdmaCmDevice device_;
+  verbs::RdmaCmDevice device_;
   verbs::ProtectionDomain pd_;
   verbs::CompletionChannel channel_;
   verbs::CompletionQueue cq_;
-  rdma_event_channel* cm_channel_ = nullptr;
+  verbs::CmEventChannel cm_channel_;
   int epoll_fd_ = -1;
   int wake_fd_ = -1;
   int max_rd_atomic_ = 1;

@@ -74,7 +74,7 @@ jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint ip_port, jint
 }
 
 jint listenerPort0(JNIEnv*, jclass, jlong listener) {
-  return ntohs(rdma_get_src_port(from_handle<Listener>(listener)->id));
+  return ntohs(rdma_get_src_port(from_handle<Listener>(listener)->id.get()));
 }
 
 void closeListener0(JNIEnv* env, jclass, jlong context, jlong listener) {
@@ -100,6 +100,21 @@ jstring queuePair0(JNIEnv* env, jclass, jlong channel) {
 }
 
 jint key0(JNIEnv*, jclass, jlong channel) { return static_cast<jint>(from_handle<Channel>(channel)->key); }
+
+// The peer's address of a connected (or accepting) channel as "ip port", or null before there is one.
+jstring peerAddress0(JNIEnv* env, jclass, jlong channel) {
+  return guarded<jstring>(env, nullptr, [&]() -> jstring {
+    rdma_cm_id* id = from_handle<Channel>(channel)->transport.cm_id();
+    if (id == nullptr) return nullptr;
+    const sockaddr* peer = rdma_get_peer_addr(id);
+    char text[INET6_ADDRSTRLEN] = {};
+    const void* address = peer->sa_family == AF_INET6
+                              ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(peer)->sin6_addr)
+                              : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(peer)->sin_addr);
+    if (inet_ntop(peer->sa_family, address, text, sizeof text) == nullptr) return nullptr;
+    return env->NewStringUTF((std::string(text) + " " + std::to_string(ntohs(rdma_get_dst_port(id)))).c_str());
+  });
+}
 
 // The receive ring as a direct buffer: Java's messages are read-only views of its slots. The
 // memory outlives the channel (core/channel_memory.h), so a view kept too long reads zeros.
@@ -163,6 +178,7 @@ const JNINativeMethod kChannelMethods[] = {
     JRDMA_NATIVE(createChannel0, "(J" JRDMA_CHANNEL_SETTINGS_SIGNATURE ")J"),
     JRDMA_NATIVE(queuePair0, "(J)Ljava/lang/String;"),
     JRDMA_NATIVE(key0, "(J)I"),
+    JRDMA_NATIVE(peerAddress0, "(J)Ljava/lang/String;"),
     JRDMA_NATIVE(ring0, "(J)Ljava/nio/ByteBuffer;"),
     JRDMA_NATIVE(connect0, "(JJLjava/lang/String;ILjava/lang/String;I)V"),
     JRDMA_NATIVE(submit0, "(JJI)V"),

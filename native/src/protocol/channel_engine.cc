@@ -134,6 +134,16 @@ void ChannelEngine::take_locked(const Submission& s) {
 
 void ChannelEngine::submit(const Submission* batch, int count) {
   std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    take_batch_locked(batch, count);
+  } catch (const RdmaError&) {
+    flush_locked();  // the submissions before the bad one stand and are posted
+    throw;
+  }
+  flush_locked();
+}
+
+void ChannelEngine::take_batch_locked(const Submission* batch, int count) {
   bool refused = false;
   for (int i = 0; i < count; ++i) {
     const Submission& s = batch[i];
@@ -173,7 +183,6 @@ void ChannelEngine::submit(const Submission* batch, int count) {
         throw RdmaError(ErrorKind::kIllegalArgument, "unknown submission kind " + std::to_string(s.kind));
     }
   }
-  flush_locked();
 }
 
 void ChannelEngine::drain_queue_locked() {

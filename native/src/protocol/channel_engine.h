@@ -94,6 +94,7 @@ class ChannelEngine {
   }
   bool can_post_locked(OpKind kind) const noexcept;
   void take_locked(const Submission& s);
+  void take_batch_locked(const Submission* batch, int count);
   void drain_queue_locked();
   void flush_locked();
   void open_locked();

@@ -15,8 +15,10 @@
 
 #include "core/error.h"
 #include "protocol/transport.h"
+#include "verbs/cm_id.h"
 #include "verbs/completion_queue.h"
 #include "verbs/memory_region.h"
+#include "verbs/queue_pair.h"
 
 namespace jrdma {
 
@@ -82,9 +84,9 @@ class VerbsChannel : public ChannelTransport {
   VerbsChannel& operator=(const VerbsChannel&) = delete;
 
   // --- loop thread: set-up -----------------------------------------------------------------
-  void attach(rdma_cm_id* id);
-  // Gives the cm id up (the caller rejects and destroys it); the QP, if any, goes with it.
-  void detach() noexcept;
+  void attach(verbs::CmId id) noexcept { id_ = std::move(id); }
+  // Gives the cm id back (the caller rejects and destroys it); the QP, if any, is destroyed.
+  verbs::CmId detach() noexcept;
   // Creates the QP with the PD and CQ (not attached to the cm id: the transitions below apply the
   // configuration) and moves it to INIT. Throws RdmaError naming the call.
   void create_queue_pair();
@@ -92,10 +94,11 @@ class VerbsChannel : public ChannelTransport {
   // one, the peer's (0: none) and the path's. Throws RdmaError naming the call and attribute, or
   // AttributeRefused when the device does not keep a configured attribute.
   void ready(uint32_t peer_mtu);
-  uint32_t qp_num() const noexcept { return qp_ != nullptr ? qp_->qp_num : 0; }
+  uint32_t qp_num() const noexcept { return qp_ != nullptr ? qp_->number() : 0; }
   // The queue pair's attributes as the device reports them (ibv_query_qp), as text.
   std::string describe_queue_pair() const;
-  rdma_cm_id* cm_id() const noexcept { return id_; }
+  rdma_cm_id* cm_id() const noexcept { return id_.get(); }
+  verbs::CmId& cm_id_owner() noexcept { return id_; }
   const QueuePairOptions& options() const noexcept { return options_; }
   // Disconnects now (loop thread; idempotent).
   void disconnect_now() noexcept;
@@ -117,11 +120,10 @@ class VerbsChannel : public ChannelTransport {
   ChannelMemory memory_;
   verbs::MemoryRegion memory_mr_;
   LoopCommands& loop_;
-  void modify(ibv_qp_attr& attr, int mask, const char* state);
   void verify_kept(const ibv_qp_attr& wanted) const;
 
-  rdma_cm_id* id_ = nullptr;
-  ibv_qp* qp_ = nullptr;
+  verbs::CmId id_;
+  std::unique_ptr<verbs::QueuePair> qp_;
   std::atomic<bool> disconnected_{false};
   uint32_t max_inline_ = 0;
   // Scratch for post_chain, sized to the queue depth once: no allocation per post.

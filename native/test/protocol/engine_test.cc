@@ -26,6 +26,23 @@ void expect_all_reported(const Side& s) {
   }
 }
 
+// 600 random steps with `close` called on one side at a random step among the first 400, then
+// everything settles: both sides must end closed with every operation reported, no promise broken.
+template <typename Close>
+void close_in_flight(EnginePair& pair, Close&& close) {
+  int close_at = 1 + static_cast<int>(pair.rng() % 400);
+  for (int i = 0; i < 600; ++i) {
+    if (i == close_at) close();
+    pair.step();
+  }
+  pair.settle();
+  for (Side* s : {&pair.a, &pair.b}) {
+    ASSERT_EQ(s->violation, "");
+    EXPECT_TRUE(s->closed);
+    expect_all_reported(*s);
+  }
+}
+
 TEST(ChannelEngine, RandomInterleavingsDeliverEverythingInOrderExactlyOnceWithoutOverdrawingCredits) {
   for (uint32_t seed = 1; seed <= 300; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -79,18 +96,8 @@ TEST(ChannelEngine, GracefulCloseFailsQueuedOperationsCompletesPostedOnesAndEnds
   for (uint32_t seed = 1; seed <= 200; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     EnginePair pair(small(8), seed);
-    int close_at = 1 + static_cast<int>(pair.rng() % 400);
-    for (int i = 0; i < 600; ++i) {
-      if (i == close_at) (seed % 2 == 0 ? pair.a : pair.b).engine.close();
-      pair.step();
-    }
-    pair.settle();
-    for (Side* s : {&pair.a, &pair.b}) {
-      ASSERT_EQ(s->violation, "");
-      EXPECT_TRUE(s->closed);
-      expect_all_reported(*s);
-    }
     Side& closer = seed % 2 == 0 ? pair.a : pair.b;
+    close_in_flight(pair, [&] { closer.engine.close(); });
     EXPECT_EQ(closer.closed_cause, static_cast<int>(ClosedCause::kLocal));
     // A graceful close lets what was posted finish: no operation of the closing side got an
     // error completion (the queued ones failed unposted, with no status).
@@ -102,17 +109,7 @@ TEST(ChannelEngine, AbortWithOperationsInFlightReportsEachOnceAndLateCompletions
   for (uint32_t seed = 1; seed <= 200; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     EnginePair pair(small(8), seed);
-    int abort_at = 1 + static_cast<int>(pair.rng() % 400);
-    for (int i = 0; i < 600; ++i) {
-      if (i == abort_at) pair.a.engine.abort(ClosedCause::kLocal);
-      pair.step();
-    }
-    pair.settle();
-    for (Side* s : {&pair.a, &pair.b}) {
-      ASSERT_EQ(s->violation, "");
-      EXPECT_TRUE(s->closed);
-      expect_all_reported(*s);
-    }
+    close_in_flight(pair, [&] { pair.a.engine.abort(ClosedCause::kLocal); });
   }
 }
 
@@ -186,6 +183,12 @@ TEST(ChannelEngine, ReleasingASlotTheApplicationDoesNotHoldIsRefused) {
   bad.kind = 99;
   EXPECT_THROW(pair.a.engine.submit(&bad, 1), RdmaError);
   EXPECT_FALSE(pair.a.engine.closed());
+  // The submissions before a bad one stand, and are posted.
+  Submission batch[2] = {pair.make(pair.a, OpKind::kWrite, 8), bad};
+  EXPECT_THROW(pair.a.engine.submit(batch, 2), RdmaError);
+  EXPECT_EQ(pair.a.transport.pending_sends(), 1u);
+  pair.settle();
+  EXPECT_EQ(pair.a.ops[0].state, ModelOp::kDone);
 }
 
 // ---- hostile peer -----------------------------------------------------------------------------

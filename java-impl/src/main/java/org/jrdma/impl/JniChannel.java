@@ -62,6 +62,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     boolean dirty; // loop thread: has submissions for the end of the batch
 
     private volatile ChannelHandler handler;
+    private volatile boolean opened; // onOpen was called
     /** Written once when the connection opens; read without the lock on every send. */
     private volatile int peerMaxMessage;
 
@@ -112,56 +113,35 @@ final class JniChannel extends NativeResource implements RdmaChannel {
 
     @Override
     public CompletableFuture<Void> send(RegisteredBuffer buffer, int offset, int length) {
-        BufferBase local = OperationArguments.local(context, buffer, offset, length);
-        int max = maxMessageSize();
-        if (length > max) {
-            throw new IllegalArgumentException("message of " + length + " bytes exceeds the eager size: at most " + max
-                    + " bytes per send (larger messages need the rendezvous protocol, not available yet)");
-        }
-        return typed(submit(new ChannelOp(ChannelOp.Kind.SEND, local, offset, length, 0, 0, 0, 0, 0)));
+        return typed(submit(Operations.send(context, buffer, offset, length, maxMessageSize())));
     }
 
     @Override
     public CompletableFuture<Void> write(RegisteredBuffer local, int offset, RemoteBuffer remoteBuffer, long remoteOffset,
                                          int length) {
-        BufferBase source = OperationArguments.local(context, local, offset, length);
-        remoteBuffer.checkRange(remoteOffset, length);
-        return typed(submit(new ChannelOp(ChannelOp.Kind.WRITE, source, offset, length, remoteBuffer.address() + remoteOffset,
-                remoteBuffer.rkey(), 0, 0, 0)));
+        return typed(submit(Operations.write(context, local, offset, remoteBuffer, remoteOffset, length, false, 0)));
     }
 
     @Override
     public CompletableFuture<Void> writeWithImmediate(RegisteredBuffer local, int offset, RemoteBuffer remoteBuffer,
                                                       long remoteOffset, int length, int immediate) {
-        BufferBase source = OperationArguments.local(context, local, offset, length);
-        remoteBuffer.checkRange(remoteOffset, length);
-        return typed(submit(new ChannelOp(ChannelOp.Kind.WRITE_IMM, source, offset, length,
-                remoteBuffer.address() + remoteOffset, remoteBuffer.rkey(), immediate, 0, 0)));
+        return typed(submit(Operations.write(context, local, offset, remoteBuffer, remoteOffset, length, true, immediate)));
     }
 
     @Override
     public CompletableFuture<Void> read(RemoteBuffer remoteBuffer, long remoteOffset, RegisteredBuffer local, int offset,
                                         int length) {
-        BufferBase target = OperationArguments.local(context, local, offset, length);
-        if (length == 0) {
-            throw new IllegalArgumentException("an RDMA READ needs at least one byte");
-        }
-        remoteBuffer.checkRange(remoteOffset, length);
-        return typed(submit(new ChannelOp(ChannelOp.Kind.READ, target, offset, length, remoteBuffer.address() + remoteOffset,
-                remoteBuffer.rkey(), 0, 0, 0)));
+        return typed(submit(Operations.read(context, remoteBuffer, remoteOffset, local, offset, length)));
     }
 
     @Override
     public CompletableFuture<Long> compareAndSwap(RemoteBuffer remoteBuffer, long remoteOffset, long expected, long newValue) {
-        long address = OperationArguments.atomicTarget(remoteBuffer, remoteOffset);
-        return typed(submit(new ChannelOp(ChannelOp.Kind.COMPARE_AND_SWAP, null, 0, 8, address, remoteBuffer.rkey(), 0, expected,
-                newValue)));
+        return typed(submit(Operations.atomic(ChannelOp.Kind.COMPARE_AND_SWAP, remoteBuffer, remoteOffset, expected, newValue)));
     }
 
     @Override
     public CompletableFuture<Long> fetchAndAdd(RemoteBuffer remoteBuffer, long remoteOffset, long delta) {
-        long address = OperationArguments.atomicTarget(remoteBuffer, remoteOffset);
-        return typed(submit(new ChannelOp(ChannelOp.Kind.FETCH_AND_ADD, null, 0, 8, address, remoteBuffer.rkey(), 0, delta, 0)));
+        return typed(submit(Operations.atomic(ChannelOp.Kind.FETCH_AND_ADD, remoteBuffer, remoteOffset, delta, 0)));
     }
 
     /** The operation is its own future; its value is null (Void) or the Long of an atomic. */
@@ -255,10 +235,11 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         connected.complete(this);
         ChannelHandler h = handler;
         if (h != null) {
+            opened = true;
             try {
                 h.onOpen(this);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "ChannelHandler.onOpen threw", e);
+            } catch (Throwable t) {
+                callbackThrew("onOpen", t);
             }
         }
         deliverHeld();
@@ -316,13 +297,18 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     }
 
     void onImmediate(int slot, int immediate) {
+        synchronized (lock) {
+            if (state == State.CLOSED) {
+                return;
+            }
+        }
         ChannelHandler h = handler;
         try {
             if (h != null) {
                 h.onImmediate(this, immediate);
             }
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "ChannelHandler.onImmediate threw", e);
+        } catch (Throwable t) {
+            callbackThrew("onImmediate", t);
         } finally {
             releaseReceive(slot);
         }
@@ -346,10 +332,24 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         message.arm(length, id);
         try {
             handler.onMessage(this, message);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "ChannelHandler.onMessage threw", e);
+        } catch (Throwable t) {
+            callbackThrew("onMessage", t);
         }
         message.handlerReturned();
+    }
+
+    /**
+     * Nothing a callback throws stops the event loop: a RuntimeException is logged and the channel goes
+     * on; an Error (an assertion, a stack overflow, out of memory) is logged and closes this channel
+     * with it as the cause — every pending operation fails, other channels are not affected.
+     */
+    private void callbackThrew(String callback, Throwable t) {
+        if (t instanceof Error) {
+            LOG.log(Level.ERROR, "ChannelHandler." + callback + " threw an Error; closing " + this, t);
+            fail(t);
+        } else {
+            LOG.log(Level.WARNING, "ChannelHandler." + callback + " threw", t);
+        }
     }
 
     private void deliverHeld() {
@@ -445,15 +445,15 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             op.fail(reported instanceof RdmaOperationException ? reported : error);
         }
         connected.completeExceptionally(reported != null ? reported : error);
-        closed.complete(reported);
         ChannelHandler h = handler;
-        if (h != null) {
+        if (h != null && opened) { // a channel that never opened for the application does not close for it
             try {
                 h.onClose(this, reported);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "ChannelHandler.onClose threw", e);
+            } catch (Throwable t) {
+                LOG.log(Level.WARNING, "ChannelHandler.onClose threw", t);
             }
         }
+        closed.complete(reported); // after onClose: whoever waits for it sees the handler's work done
         markClosed();
     }
 

@@ -260,13 +260,24 @@ final class JniContext extends NativeResource implements RdmaContext {
             NativeChannel.destroy0(handle, channelHandle);
             return;
         }
-        JniChannel channel = new JniChannel(this, channelHandle, true, null, server.config, server.handler);
+        JniChannel channel = new JniChannel(this, channelHandle, true, peerAddress(channelHandle), server.config,
+                server.handler);
         registry.register(channel);
         try {
             track(channel);
         } catch (RuntimeException closing) {
             // the context is closing: the channel was closed by track
         }
+    }
+
+    /** Where an accepted channel's connection comes from (so logs and exceptions name the peer). */
+    private static InetSocketAddress peerAddress(long channelHandle) {
+        String text = NativeChannel.peerAddress0(channelHandle);
+        if (text == null) {
+            return null;
+        }
+        int space = text.lastIndexOf(' ');
+        return new InetSocketAddress(text.substring(0, space), Integer.parseInt(text.substring(space + 1)));
     }
 
     void onIncomingRejected(long listener, int reason, int peerValue) {

@@ -97,6 +97,36 @@ class OneSidedTest {
     }
 
     @Test
+    void theAcceptingSideWritesReadsAndAddsIntoTheConnectingSidesMemory() throws Exception {
+        // The other direction: the client exposes memory, the server's channel operates on it (the
+        // connecting side's queue pair must grant remote access too).
+        try (Endpoints e = new Endpoints()) {
+            InetSocketAddress address = Endpoints.nextAddress();
+            RegisteredBuffer exposed = e.client.allocate(8192, Access.REMOTE_READ, Access.REMOTE_WRITE, Access.REMOTE_ATOMIC);
+            Exposing handler = new Exposing(exposed);
+            e.listen(address, handler);
+            e.connect(address, (ch, m) -> { });
+            RdmaChannel serverSide = handler.channel.get(10, TimeUnit.SECONDS);
+            RemoteBuffer remote = exposed.remote();
+            RegisteredBuffer local = e.server.allocate(8192);
+            byte[] data = MessagingTest.pattern(3000, 9);
+            local.buffer().put(data);
+            serverSide.write(local, 0, remote, 100, data.length).get(10, TimeUnit.SECONDS);
+            byte[] landed = new byte[data.length];
+            exposed.buffer().position(100).get(landed);
+            assertArrayEquals(data, landed, "WRITE content");
+            RegisteredBuffer readBack = e.server.allocate(8192);
+            serverSide.read(remote, 100, readBack, 0, data.length).get(10, TimeUnit.SECONDS);
+            byte[] read = new byte[data.length];
+            readBack.buffer().get(read);
+            assertArrayEquals(data, read, "READ content");
+            exposed.buffer().order(ByteOrder.nativeOrder()).putLong(4096, 5);
+            assertEquals(5L, serverSide.fetchAndAdd(remote, 4096, 3).get(10, TimeUnit.SECONDS));
+            assertEquals(8L, exposed.buffer().order(ByteOrder.nativeOrder()).getLong(4096));
+        }
+    }
+
+    @Test
     void badOffsetsAreRefusedLocallyAndTheChannelStaysUsable() throws Exception {
         try (Endpoints e = new Endpoints()) {
             InetSocketAddress address = Endpoints.nextAddress();
