@@ -1,12 +1,12 @@
-// One channel of a context: its memory block, the verbs transport (cm id, QP, registration) and
-// the protocol engine on top, created together and destroyed in reverse (engine, QP and
-// registration, then the memory). Created on any thread (active side) or on the loop thread
+// One channel of a context: its registered memory block, the verbs transport (cm id, QP) and the
+// protocol engine on top, created together and destroyed in reverse (engine, QP, then the block
+// goes back to the context's RegisteredBlocks). Created on any thread (active side) or on the loop thread
 // (passive side); destroyed on the loop thread.
 #pragma once
 
 #include <cstdint>
 
-#include "core/channel_memory.h"
+#include "core/registered_blocks.h"
 #include "protocol/channel_engine.h"
 #include "transport/verbs_channel.h"
 
@@ -26,29 +26,35 @@ inline uint32_t graceful_close_ms(uint8_t timeout, uint8_t retry_count) noexcept
   return ms < 2000 ? 2000 : ms > 3.6e6 ? 3600000u : static_cast<uint32_t>(ms);
 }
 
-// Owns a channel memory block (allocate in the constructor, free in the destructor).
-class ChannelMemoryBlock {
+// A registered memory block taken from the context's RegisteredBlocks for the channel's lifetime.
+class BlockLease {
  public:
-  explicit ChannelMemoryBlock(std::size_t size) : memory_(allocate_channel_memory(size)) {}
-  ~ChannelMemoryBlock() { free_channel_memory(memory_); }
-  ChannelMemoryBlock(const ChannelMemoryBlock&) = delete;
-  ChannelMemoryBlock& operator=(const ChannelMemoryBlock&) = delete;
-  ChannelMemory get() const noexcept { return memory_; }
+  BlockLease(RegisteredBlocks& blocks, std::size_t size) : blocks_(blocks), block_(blocks.take(size)) {}
+  ~BlockLease() { blocks_.give_back(std::move(block_)); }
+  BlockLease(const BlockLease&) = delete;
+  BlockLease& operator=(const BlockLease&) = delete;
+  ChannelMemory memory() const noexcept { return block_.memory; }
+  uint32_t lkey() const noexcept { return block_.region->lkey(); }
 
  private:
-  ChannelMemory memory_;
+  RegisteredBlocks& blocks_;
+  RegisteredBlock block_;
 };
 
 class Channel {
  public:
-  Channel(uint32_t channel_key, bool is_passive, const ChannelOptions& channel_options, ibv_pd* pd,
-          verbs::CompletionQueue& cq, LoopCommands& loop, EventSink& sink)
+  Channel(uint32_t channel_key, bool is_passive, const ChannelOptions& channel_options, RegisteredBlocks& blocks,
+          ibv_pd* pd, verbs::CompletionQueue& cq, LoopCommands& loop, EventSink& sink)
       : key(channel_key),
         passive(is_passive),
         options(channel_options),
-        memory_(ChannelMemoryLayout::of(options.queue_pair.depth, options.queue_pair.eager).size),
-        transport(key, options.queue_pair, pd, cq, memory_.get(), loop),
-        engine(key, engine_options(options), memory_.get(), sink) {}
+        memory_(blocks, memory_size(options)),
+        transport(key, options.queue_pair, pd, cq, memory_.memory(), memory_.lkey(), loop),
+        engine(key, engine_options(options), memory_.memory(), sink) {}
+
+  static std::size_t memory_size(const ChannelOptions& o) noexcept {
+    return ChannelMemoryLayout::of(o.queue_pair.depth, o.queue_pair.eager).size;
+  }
 
   static EngineOptions engine_options(const ChannelOptions& o) noexcept {
     EngineOptions e;
@@ -57,14 +63,14 @@ class Channel {
     e.graceful_close_ms = o.graceful_close_ms;
     return e;
   }
-  ChannelMemory memory() const noexcept { return memory_.get(); }
+  ChannelMemory memory() const noexcept { return memory_.memory(); }
 
   const uint32_t key;
   const bool passive;
   const ChannelOptions options;
 
  private:
-  ChannelMemoryBlock memory_;  // first in, last out
+  BlockLease memory_;  // first in, last out: given back after the QP and the engine are gone
 
  public:
   VerbsChannel transport;

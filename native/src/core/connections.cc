@@ -61,6 +61,7 @@ Listener* Context::listen(const sockaddr* address, const ChannelOptions& options
   }
   apply_id_options(listener->id, options);
   listener->id.listen(backlog);
+  blocks_.put_aside(Channel::memory_size(options));  // the first accept registers nothing on the loop thread
   std::lock_guard<std::mutex> lock(listeners_mutex_);
   listeners_.push_back(listener.get());
   return listener.release();

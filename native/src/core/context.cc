@@ -29,6 +29,7 @@ Context::Context(const ContextOptions& options)
       pd_(device_.get()),
       channel_(device_.get()),
       cq_(device_.get(), options.cq_entries, channel_.get()),
+      blocks_(pd_.get(), kKeptChannelBlocks),
       table_(new std::atomic<Channel*>[kMaxChannels]) {
   for (uint32_t i = 0; i < kMaxChannels; ++i) table_[i].store(nullptr, std::memory_order_relaxed);
   try {
@@ -89,6 +90,7 @@ std::string Context::close() noexcept {
   if (wake_fd_ >= 0) ::close(wake_fd_);
   epoll_fd_ = wake_fd_ = -1;
   cm_channel_.release();  // after every id on it
+  blocks_.release();  // registrations before the PD
   check(cq_.release(), "ibv_destroy_cq");
   check(channel_.release(), "ibv_destroy_comp_channel");
   check(pd_.release(), "ibv_dealloc_pd (memory regions still registered?)");
@@ -145,7 +147,7 @@ Channel* Context::create_channel_with_key(const ChannelOptions& options, bool pa
   uint32_t key = insert_channel_locked();
   Channel* channel;
   try {
-    channel = new Channel(key, passive, options, pd_.get(), cq_, *this, *this);
+    channel = new Channel(key, passive, options, blocks_, pd_.get(), cq_, *this, *this);
   } catch (...) {
     free_indexes_.push_back(key & 0xffff);
     throw;

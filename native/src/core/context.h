@@ -51,6 +51,9 @@ struct Listener {
 class Context : public EventSink, public LoopCommands {
  public:
   static constexpr uint32_t kMaxChannels = 1u << 16;
+  // Channel memory blocks kept registered after their channel is gone (bounds the memory a
+  // context pins beyond its open channels).
+  static constexpr std::size_t kKeptChannelBlocks = 4;
 
   explicit Context(const ContextOptions& options);
   ~Context() override;
@@ -134,6 +137,7 @@ class Context : public EventSink, public LoopCommands {
   verbs::ProtectionDomain pd_;
   verbs::CompletionChannel channel_;
   verbs::CompletionQueue cq_;
+  RegisteredBlocks blocks_;  // channel memory, kept registered for reuse
   verbs::CmEventChannel cm_channel_;
   int epoll_fd_ = -1;
   int wake_fd_ = -1;

@@ -13,18 +13,18 @@
 namespace jrdma {
 
 VerbsChannel::VerbsChannel(uint32_t key, const QueuePairOptions& options, ibv_pd* pd, verbs::CompletionQueue& cq,
-                           ChannelMemory memory, LoopCommands& loop)
+                           ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop)
     : key_(key),
       options_(options),
       pd_(pd),
       cq_(cq),
       memory_(memory),
-      memory_mr_(pd, memory.base, memory.size, IBV_ACCESS_LOCAL_WRITE),
+      memory_lkey_(memory_lkey),
       loop_(loop),
       chain_wrs_(options.depth),
       chain_sges_(2 * static_cast<std::size_t>(options.depth)) {}
 
-// The queue pair goes first, then (members, in reverse) the cm id and the registration.
+// The queue pair goes first, then the cm id (a member).
 VerbsChannel::~VerbsChannel() { destroy_queue_pair(); }
 
 namespace {

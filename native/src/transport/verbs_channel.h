@@ -17,7 +17,6 @@
 #include "protocol/transport.h"
 #include "verbs/cm_id.h"
 #include "verbs/completion_queue.h"
-#include "verbs/memory_region.h"
 #include "verbs/queue_pair.h"
 
 namespace jrdma {
@@ -76,9 +75,9 @@ uint32_t mtu_bytes(int mtu) noexcept;
 
 class VerbsChannel : public ChannelTransport {
  public:
-  // Registers the channel's memory (local write only) on the caller's thread.
+  // `memory` is the channel's block, registered (local write only) under `memory_lkey`.
   VerbsChannel(uint32_t key, const QueuePairOptions& options, ibv_pd* pd, verbs::CompletionQueue& cq,
-               ChannelMemory memory, LoopCommands& loop);
+               ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop);
   ~VerbsChannel() override;
   VerbsChannel(const VerbsChannel&) = delete;
   VerbsChannel& operator=(const VerbsChannel&) = delete;
@@ -106,7 +105,7 @@ class VerbsChannel : public ChannelTransport {
   // --- ChannelTransport ----------------------------------------------------------------------
   void post_chain(const WorkRequest* requests, int count) override;
   void post_receives(const uint32_t* slots, int count) override;
-  uint32_t memory_key() const noexcept override { return memory_mr_.lkey(); }
+  uint32_t memory_key() const noexcept override { return memory_lkey_; }
   void disconnect() noexcept override;
 
  private:
@@ -118,7 +117,7 @@ class VerbsChannel : public ChannelTransport {
   ibv_pd* pd_;
   verbs::CompletionQueue& cq_;
   ChannelMemory memory_;
-  verbs::MemoryRegion memory_mr_;
+  uint32_t memory_lkey_;
   LoopCommands& loop_;
   void verify_kept(const ibv_qp_attr& wanted) const;
 

@@ -24,7 +24,7 @@ void VerbsChannel::post_receives(const uint32_t* slots, int count) {
       uint32_t slot = slots[done + i];
       sges[i].addr = reinterpret_cast<uintptr_t>(memory_.base) + static_cast<uint64_t>(slot) * options_.eager;
       sges[i].length = options_.eager;
-      sges[i].lkey = memory_mr_.lkey();
+      sges[i].lkey = memory_lkey_;
       wrs[i].wr_id = make_wr_id(key_, true, slot);
       wrs[i].sg_list = &sges[i];
       wrs[i].num_sge = 1;
@@ -47,7 +47,7 @@ void VerbsChannel::build(const WorkRequest& request, ibv_send_wr& wr, ibv_sge* s
     case OpKind::kCredit:
       sge[1] = sge[0];
       sge[0] = ibv_sge{reinterpret_cast<uintptr_t>(request.header), static_cast<uint32_t>(wire::kHeaderSize),
-                       memory_mr_.lkey()};
+                       memory_lkey_};
       wr.num_sge = request.length > 0 ? 2 : 1;
       wr.opcode = IBV_WR_SEND;
       // Small messages travel inline: the HCA reads no memory later, one DMA less.
