@@ -85,14 +85,20 @@ class RxeContainersTest {
         Path javaHome = Path.of(System.getProperty("java.home"));
         Path jar = repo().resolve("bench/target/jrdma-bench.jar").toAbsolutePath();
         String java = javaHome.resolve("bin/java").toString();
-        try (GenericContainer<?> server = withJava(rxeContainer(java, "-jar", jar.toString(), "bench", "--server",
+        // C1 only, as every JVM of the VM suite (junit-suite.sh): under QEMU TCG a JVM can crash when
+        // HotSpot patches the entry of a compiled method that another vCPU is executing (a C1 method
+        // made not entrant when its C2 version is installed): seen twice in 11 runs of this client with
+        // full tiered compilation, both SIGSEGV at the patched verified entry (docs/testing.md).
+        try (GenericContainer<?> server = withJava(rxeContainer(java, "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
+                "bench", "--server",
                 RxeEnvironment.ADDRESS_0 + ":18650"), javaHome, jar)
                 .withEnv("RDMA_DEVICE", RxeEnvironment.serverDevice())
                 .waitingFor(org.testcontainers.containers.wait.strategy.Wait.forLogMessage(".*bench server on.*", 1)
                         .withStartupTimeout(Duration.ofMinutes(3)))) {
             server.start();
             String local = RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0;
-            try (GenericContainer<?> client = withJava(rxeContainer(java, "-jar", jar.toString(), "bench", "--connect",
+            try (GenericContainer<?> client = withJava(rxeContainer(java, "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
+                    "bench", "--connect",
                     RxeEnvironment.ADDRESS_0 + ":18650", "--local", local, "--tests", "send_lat,write_bw,read_lat",
                     "--sizes", "64,4K", "--iters", "100", "--warmup", "20", "--quiet"), javaHome, jar)
                     .withEnv("RDMA_DEVICE", RxeEnvironment.clientDevice())
