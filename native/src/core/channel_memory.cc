@@ -20,14 +20,15 @@ std::vector<ChannelMemory>& free_blocks() {
   return *blocks;
 }
 
-std::size_t page_rounded(std::size_t size) {
+}  // namespace
+
+std::size_t rounded_to_pages(std::size_t size) noexcept {
   auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   return (size + page - 1) / page * page;
 }
-}  // namespace
 
 ChannelMemory allocate_channel_memory(std::size_t size) {
-  size = page_rounded(size);
+  size = rounded_to_pages(size);
   {
     std::lock_guard<std::mutex> lock(free_blocks_mutex);
     auto& blocks = free_blocks();

@@ -11,6 +11,8 @@
 
 namespace jrdma {
 
+// size rounded up to whole pages: the size a block of at least `size` bytes has.
+std::size_t rounded_to_pages(std::size_t size) noexcept;
 // Throws RdmaError (kNative, ENOMEM) when no memory can be mapped.
 ChannelMemory allocate_channel_memory(std::size_t size);
 // Gives the block's memory back and keeps its addresses for reuse. The block must not be

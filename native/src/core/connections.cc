@@ -129,7 +129,7 @@ void Context::handle_connect_request(rdma_cm_event* event, std::vector<verbs::Cm
 
   Channel* channel = nullptr;
   try {
-    channel = create_channel_with_key(listener->options, true);
+    channel = add_channel(listener->options, true);
     channel->transport.attach(std::move(owned));
     channel->engine.set_peer(peer);
     channel->transport.create_queue_pair();

@@ -139,10 +139,10 @@ void Context::remove_channel(Channel* channel) noexcept {
 }
 
 Channel* Context::create_channel(const ChannelOptions& options) {
-  return create_channel_with_key(options, false);
+  return add_channel(options, false);
 }
 
-Channel* Context::create_channel_with_key(const ChannelOptions& options, bool passive) {
+Channel* Context::add_channel(const ChannelOptions& options, bool passive) {
   std::lock_guard<std::mutex> lock(table_mutex_);
   uint32_t key = insert_channel_locked();
   Channel* channel;

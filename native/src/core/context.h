@@ -112,7 +112,7 @@ class Context : public EventSink, public LoopCommands {
   void enqueue(const Command& command) noexcept;
   void run_commands();
   uint32_t insert_channel_locked();
-  Channel* create_channel_with_key(const ChannelOptions& options, bool passive);
+  Channel* add_channel(const ChannelOptions& options, bool passive);
   void remove_channel(Channel* channel) noexcept;
   int take_records(EventRecord* out, int capacity);
   void tick_channels();

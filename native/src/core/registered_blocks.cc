@@ -1,20 +1,11 @@
 #include "core/registered_blocks.h"
 
-#include <unistd.h>
-
 #include "core/error.h"
 
 namespace jrdma {
 
-namespace {
-std::size_t page_rounded(std::size_t size) {
-  auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  return (size + page - 1) / page * page;
-}
-}  // namespace
-
 RegisteredBlock RegisteredBlocks::take(std::size_t size) {
-  size = page_rounded(size);
+  size = rounded_to_pages(size);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto it = kept_.begin(); it != kept_.end(); ++it) {
@@ -53,7 +44,7 @@ void RegisteredBlocks::give_back(RegisteredBlock block) noexcept {
 }
 
 void RegisteredBlocks::put_aside(std::size_t size) noexcept {
-  size = page_rounded(size);
+  size = rounded_to_pages(size);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const RegisteredBlock& block : kept_) {

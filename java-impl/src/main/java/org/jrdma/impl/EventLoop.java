@@ -125,7 +125,7 @@ final class EventLoop implements Runnable {
         }
         switch (kind) {
             case EventRecords.KIND_OP_DONE:
-                channel.onOpDone(records.opSeq(i), records.opStatus(i), records.opKind(i), records.opResult(i));
+                channel.onOpDone(records.opSeq(i), records.opStatus(i), records.opResult(i));
                 break;
             case EventRecords.KIND_OPS_UNPOSTED:
                 channel.onOpsUnposted(records.firstUnpostedSeq(i));

@@ -73,10 +73,6 @@ final class EventRecords {
         return a(i);
     }
 
-    int opKind(int i) {
-        return b(i);
-    }
-
     long opSeq(int i) {
         return c(i);
     }

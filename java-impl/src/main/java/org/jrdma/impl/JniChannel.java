@@ -43,7 +43,6 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     final JniContext context;
     final long handle;
     final int key;
-    final boolean passive;
     private final InetSocketAddress remote;
     private final int eager;
     private final Object lock = new Object();
@@ -66,12 +65,11 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     /** Written once when the connection opens; read without the lock on every send. */
     private volatile int peerMaxMessage;
 
-    JniChannel(JniContext context, long handle, boolean passive, InetSocketAddress remote, RdmaConfig config,
+    JniChannel(JniContext context, long handle, InetSocketAddress remote, RdmaConfig config,
                ChannelHandler handler) {
         this.context = context;
         this.handle = handle;
         this.key = NativeChannel.key0(handle);
-        this.passive = passive;
         this.remote = remote;
         this.eager = config.eagerSize();
         this.handler = handler;
@@ -245,7 +243,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         deliverHeld();
     }
 
-    void onOpDone(long seq, int status, int opKind, long result) {
+    void onOpDone(long seq, int status, long result) {
         ChannelOp op;
         synchronized (lock) {
             op = pending.peekFirst();

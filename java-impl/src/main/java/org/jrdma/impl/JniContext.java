@@ -224,7 +224,7 @@ final class JniContext extends NativeResource implements RdmaContext {
             long channelHandle = channelSettings.createChannel(handle);
             JniChannel channel;
             try {
-                channel = new JniChannel(this, channelHandle, false, remote, config, handler);
+                channel = new JniChannel(this, channelHandle, remote, config, handler);
                 // Known to the registry before the loop can report anything about it.
                 registry.register(channel);
                 NativeChannel.connect0(handle, channelHandle, remote.getAddress().getHostAddress(), remote.getPort(),
@@ -260,7 +260,7 @@ final class JniContext extends NativeResource implements RdmaContext {
             NativeChannel.destroy0(handle, channelHandle);
             return;
         }
-        JniChannel channel = new JniChannel(this, channelHandle, true, peerAddress(channelHandle), server.config,
+        JniChannel channel = new JniChannel(this, channelHandle, peerAddress(channelHandle), server.config,
                 server.handler);
         registry.register(channel);
         try {
