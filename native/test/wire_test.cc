@@ -4,6 +4,7 @@
 #include <random>
 #include <vector>
 
+#include "wire/control_message.h"
 #include "wire/handshake.h"
 #include "wire/message_header.h"
 
@@ -85,69 +86,119 @@ TEST(MessageHeader, RandomBytesNeverDecodeOutOfBounds) {
   SUCCEED() << accepted << " random messages were well-formed";
 }
 
+static Handshake valid_handshake() {
+  Handshake h;
+  h.credits = 128;
+  h.eager = 4096;
+  h.max_message = 1u << 30;
+  h.rendezvous = 8;
+  return h;
+}
+
 TEST(Handshake, RoundTrips) {
-  Handshake out;
-  out.credits = 128;
-  out.eager = 4096;
-  out.max_message = 4080;
+  Handshake out = valid_handshake();
+  out.mtu = 1024;
   uint8_t bytes[kHandshakeSize];
   encode_handshake(out, bytes);
   Handshake in;
   ASSERT_EQ(RejectReason::kNone, decode_handshake(bytes, sizeof bytes, &in));
   EXPECT_EQ(128u, in.credits);
   EXPECT_EQ(4096u, in.eager);
-  EXPECT_EQ(4080u, in.max_message);
+  EXPECT_EQ(1u << 30, in.max_message);
+  EXPECT_EQ(1024u, in.mtu);
+  EXPECT_EQ(8u, in.rendezvous);
   // rdma_cm pads private data: longer is fine.
   uint8_t padded[56] = {};
   std::memcpy(padded, bytes, sizeof bytes);
   EXPECT_EQ(RejectReason::kNone, decode_handshake(padded, sizeof padded, &in));
 }
 
-TEST(Handshake, CarriesThePathMtuAndReadsAHandshakeWithoutItAsNoLimit) {
-  Handshake out;
-  out.credits = 16;
-  out.eager = 4096;
-  out.max_message = 4080;
-  out.mtu = 1024;
+TEST(Handshake, RejectsAVersionOnePeerAsAVersionMismatch) {
+  // Version 1 sent 24 bytes (no rendezvous field), padded by rdma_cm or not.
+  Handshake old = valid_handshake();
+  old.version = 1;
+  old.max_message = 4080;
   uint8_t bytes[kHandshakeSize];
-  encode_handshake(out, bytes);
+  encode_handshake(old, bytes);
   Handshake in;
-  ASSERT_EQ(RejectReason::kNone, decode_handshake(bytes, sizeof bytes, &in));
-  EXPECT_EQ(1024u, in.mtu);
-  // A peer from before the field sends 20 bytes, which rdma_cm pads with zeros: no limit.
-  ASSERT_EQ(RejectReason::kNone, decode_handshake(bytes, kHandshakeMinSize, &in));
-  EXPECT_EQ(0u, in.mtu);
-  out.mtu = 1500;  // not a verbs MTU
-  encode_handshake(out, bytes);
-  EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, sizeof bytes, &in));
+  EXPECT_EQ(RejectReason::kVersionMismatch, decode_handshake(bytes, 24, &in));
+  EXPECT_EQ(1, in.version);
+  uint8_t padded[56] = {};
+  std::memcpy(padded, bytes, 24);
+  EXPECT_EQ(RejectReason::kVersionMismatch, decode_handshake(padded, sizeof padded, &in));
 }
 
-TEST(Handshake, RejectsMalformedAndMismatched) {
-  Handshake h;
-  h.credits = 16;
-  h.eager = 4096;
-  h.max_message = 4080;
+TEST(Handshake, RejectsMalformedAndOutOfRangeFields) {
+  Handshake h = valid_handshake();
   uint8_t bytes[kHandshakeSize];
   Handshake in;
   encode_handshake(h, bytes);
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(nullptr, 0, &in));
-  EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, kHandshakeMinSize - 1, &in));
+  EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, 4, &in));
   bytes[0] ^= 1;
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, sizeof bytes, &in));
-  Handshake v2 = h;
-  v2.version = 2;
-  encode_handshake(v2, bytes);
+  Handshake v3 = h;
+  v3.version = 3;
+  encode_handshake(v3, bytes);
   EXPECT_EQ(RejectReason::kVersionMismatch, decode_handshake(bytes, sizeof bytes, &in));
-  EXPECT_EQ(2, in.version);
+  EXPECT_EQ(3, in.version);
+  auto rejects = [&](Handshake bad, RejectReason reason) {
+    encode_handshake(bad, bytes);
+    EXPECT_EQ(reason, decode_handshake(bytes, sizeof bytes, &in));
+  };
   Handshake no_credits = h;
   no_credits.credits = 0;
-  encode_handshake(no_credits, bytes);
-  EXPECT_EQ(RejectReason::kBadCredits, decode_handshake(bytes, sizeof bytes, &in));
+  rejects(no_credits, RejectReason::kBadCredits);
   Handshake tiny = h;
   tiny.eager = 8;
-  tiny.max_message = 0;
-  encode_handshake(tiny, bytes);
-  EXPECT_EQ(RejectReason::kEagerMismatch, decode_handshake(bytes, sizeof bytes, &in));
+  rejects(tiny, RejectReason::kEagerMismatch);
+  Handshake below_eager = h;
+  below_eager.max_message = 4079;  // smaller than what fits a receive buffer
+  rejects(below_eager, RejectReason::kMalformed);
+  Handshake beyond_int = h;
+  beyond_int.max_message = 0x80000000u;
+  rejects(beyond_int, RejectReason::kMalformed);
+  Handshake no_rendezvous = h;
+  no_rendezvous.rendezvous = 0;
+  rejects(no_rendezvous, RejectReason::kMalformed);
+  Handshake many_rendezvous = h;
+  many_rendezvous.rendezvous = kMaxRendezvous + 1;
+  rejects(many_rendezvous, RejectReason::kMalformed);
+  Handshake odd_mtu = h;
+  odd_mtu.mtu = 1500;  // not a verbs MTU
+  rejects(odd_mtu, RejectReason::kMalformed);
+}
+
+TEST(ControlMessage, RendezvousStartAndDoneRoundTripAndRejectReservedBits) {
+  uint8_t bytes[kControlPayloadSize];
+  RendezvousStart start{0x1122334455667788ULL, 0xabcdef01u, 1ull << 40};
+  encode_start(start, bytes);
+  RendezvousStart s;
+  ASSERT_TRUE(decode_start(bytes, &s));
+  EXPECT_EQ(start.address, s.address);
+  EXPECT_EQ(start.rkey, s.rkey);
+  EXPECT_EQ(1ull << 40, s.length);
+  bytes[12] = 1;
+  EXPECT_FALSE(decode_start(bytes, &s));
+  RendezvousDone done{42, RendezvousStatus::kBufferTooSmall, 4096};
+  encode_done(done, bytes);
+  RendezvousDone d;
+  ASSERT_TRUE(decode_done(bytes, &d));
+  EXPECT_EQ(42u, d.id);
+  EXPECT_EQ(RendezvousStatus::kBufferTooSmall, d.status);
+  EXPECT_EQ(4096u, d.detail);
+  bytes[8] = 7;  // unknown status
+  EXPECT_FALSE(decode_done(bytes, &d));
+}
+
+TEST(MessageHeader, ControlMessagesCarryExactlyTheirPayload) {
+  MessageHeader h;
+  auto start = message(MessageType::kRendezvousStart, 0, kControlPayloadSize, 3);
+  EXPECT_EQ(DecodeStatus::kOk, decode_header(start.data(), start.size(), 4096, 8, &h));
+  auto long_start = message(MessageType::kRendezvousStart, 0, kControlPayloadSize + 1, 3);
+  EXPECT_EQ(DecodeStatus::kControlLength, decode_header(long_start.data(), long_start.size(), 4096, 8, &h));
+  auto short_done = message(MessageType::kRendezvousDone, 0, 8, 3);
+  EXPECT_EQ(DecodeStatus::kControlLength, decode_header(short_done.data(), short_done.size(), 4096, 8, &h));
 }
 
 TEST(Reject, RoundTripsAndIgnoresForeignData) {

@@ -15,6 +15,12 @@ namespace jrdma {
 struct ChannelOptions {
   QueuePairOptions queue_pair;
   uint32_t graceful_close_ms = 2000;
+  uint32_t max_message = 1u << 30;  // the largest message accepted (RdmaConfig.maxMessageSize)
+  uint32_t rendezvous = 8;          // transfers received at a time (RdmaConfig.rendezvousTransfers)
+  // Filled in by the context: from the device, and the context's receive budget.
+  uint32_t read_chunk = 1u << 20;
+  uint32_t max_reads = 1;
+  ReceiveBudget* budget = nullptr;
 };
 
 // How long a graceful close waits for posted operations: twice the transport's own give-up time
@@ -61,6 +67,11 @@ class Channel {
     e.depth = o.queue_pair.depth;
     e.eager = o.queue_pair.eager;
     e.graceful_close_ms = o.graceful_close_ms;
+    e.max_message = o.max_message;
+    e.rendezvous = o.rendezvous;
+    e.read_chunk = o.read_chunk;
+    e.max_reads = o.max_reads;
+    e.budget = o.budget;
     return e;
   }
   ChannelMemory memory() const noexcept { return memory_.memory(); }

@@ -30,12 +30,17 @@ Context::Context(const ContextOptions& options)
       channel_(device_.get()),
       cq_(device_.get(), options.cq_entries, channel_.get()),
       blocks_(pd_.get(), kKeptChannelBlocks),
+      budget_(options.receive_budget),
       table_(new std::atomic<Channel*>[kMaxChannels]) {
   for (uint32_t i = 0; i < kMaxChannels; ++i) table_[i].store(nullptr, std::memory_order_relaxed);
   try {
     ibv_device_attr attr{};
     if (int rc = ibv_query_device(device_.get(), &attr); rc != 0) throw_errno("ibv_query_device(" + name_ + ")", rc);
     max_rd_atomic_ = std::max(1, std::min(16, std::min(attr.max_qp_rd_atom, attr.max_qp_init_rd_atom)));
+    ibv_port_attr port{};
+    if (ibv_query_port(device_.get(), static_cast<uint8_t>(options.port), &port) == 0 && port.max_msg_sz > 0) {
+      read_chunk_ = std::min<uint32_t>(read_chunk_, port.max_msg_sz);
+    }
     set_nonblocking(device_.get()->async_fd, "async fd, O_NONBLOCK");
     wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (wake_fd_ < 0) throw_errno("eventfd()", errno);
@@ -146,8 +151,12 @@ Channel* Context::add_channel(const ChannelOptions& options, bool passive) {
   std::lock_guard<std::mutex> lock(table_mutex_);
   uint32_t key = insert_channel_locked();
   Channel* channel;
+  ChannelOptions with_context = options;
+  with_context.read_chunk = read_chunk_;
+  with_context.max_reads = static_cast<uint32_t>(max_rd_atomic_);
+  with_context.budget = &budget_;
   try {
-    channel = new Channel(key, passive, options, blocks_, pd_.get(), cq_, *this, *this);
+    channel = new Channel(key, passive, with_context, blocks_, pd_.get(), cq_, *this, *this);
   } catch (...) {
     free_indexes_.push_back(key & 0xffff);
     throw;
@@ -248,6 +257,12 @@ void Context::run_commands() {
         break;
       }
     }
+  }
+}
+
+void Context::retry_budget_waiters() {
+  for (uint32_t key : budget_.waiters_to_retry()) {
+    if (Channel* channel = lookup(key)) channel->engine.retry_budget();
   }
 }
 

@@ -39,6 +39,7 @@ struct ContextOptions {
   std::string device_name;
   int port = 1;
   int cq_entries = 4096;
+  uint64_t receive_budget = 256ull << 20;  // bytes being received by rendezvous, all channels
 };
 
 // A listening rdma_cm id and the options its channels get.
@@ -116,6 +117,8 @@ class Context : public EventSink, public LoopCommands {
   void remove_channel(Channel* channel) noexcept;
   int take_records(EventRecord* out, int capacity);
   void tick_channels();
+  // Channels whose transfers waited for the receive budget try again once bytes came back.
+  void retry_budget_waiters();
   // connections.cc
   void start_connect(const Command& command);
   void drain_cm_events();
@@ -142,6 +145,8 @@ class Context : public EventSink, public LoopCommands {
   int epoll_fd_ = -1;
   int wake_fd_ = -1;
   int max_rd_atomic_ = 1;
+  uint32_t read_chunk_ = 1u << 20;  // bytes per rendezvous READ, within the port's max_msg_sz
+  ReceiveBudget budget_;
   bool poll_pending_ = true;  // the CQ may hold completions not yet polled
   bool closed_ = false;
   std::atomic<std::thread::id> loop_thread_{};

@@ -55,6 +55,7 @@ void Context::poll_cq(int budget) {
     if (got < kBatch) break;
   }
   flush_dirty_channels();
+  retry_budget_waiters();
 }
 
 void Context::flush_dirty_channels() {
@@ -112,6 +113,7 @@ void Context::check_fds(int timeout_ms) {
         break;
     }
   }
+  retry_budget_waiters();  // bytes may have come back from a close on another thread
 }
 
 int Context::busy_wait(EventRecord* out, int capacity, int timeout_ms) {

@@ -42,8 +42,8 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
 // The channel settings as Java passes them to listen0 and createChannel0, in this order.
 #define JRDMA_CHANNEL_SETTINGS                                                                                   \
   jint depth, jint eager, jint max_inline, jint timeout, jint retry, jint rnr, jint port, jint gid_index, jint mtu, \
-      jint pkey_index, jint service_level, jint traffic_class
-#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIII"
+      jint pkey_index, jint service_level, jint traffic_class, jint max_message, jint rendezvous
+#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIIIII"
 
 ChannelOptions channel_options(JRDMA_CHANNEL_SETTINGS) {
   ChannelOptions o;
@@ -60,6 +60,8 @@ ChannelOptions channel_options(JRDMA_CHANNEL_SETTINGS) {
   o.queue_pair.retry_count = static_cast<uint8_t>(retry);
   o.queue_pair.rnr_retry = static_cast<uint8_t>(rnr);
   o.graceful_close_ms = graceful_close_ms(o.queue_pair.timeout, o.queue_pair.retry_count);
+  o.max_message = static_cast<uint32_t>(max_message);
+  o.rendezvous = static_cast<uint32_t>(rendezvous);
   return o;
 }
 
@@ -67,7 +69,7 @@ jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint ip_port, jint
   return guarded<jlong>(env, 0, [&] {
     sockaddr_storage address = parse_address(env, ip, ip_port);
     ChannelOptions options = channel_options(depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu,
-                                             pkey_index, service_level, traffic_class);
+                                             pkey_index, service_level, traffic_class, max_message, rendezvous);
     Listener* listener = from_handle<Context>(context)->listen(reinterpret_cast<sockaddr*>(&address), options, backlog);
     return to_handle(listener);
   });
@@ -87,7 +89,8 @@ void closeListener0(JNIEnv* env, jclass, jlong context, jlong listener) {
 jlong createChannel0(JNIEnv* env, jclass, jlong context, JRDMA_CHANNEL_SETTINGS) {
   return guarded<jlong>(env, 0, [&] {
     return to_handle(from_handle<Context>(context)->create_channel(channel_options(
-        depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu, pkey_index, service_level, traffic_class)));
+        depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu, pkey_index, service_level, traffic_class,
+        max_message, rendezvous)));
   });
 }
 

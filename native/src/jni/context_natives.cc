@@ -14,7 +14,7 @@ namespace jrdma::jni {
 
 namespace {
 
-jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries) {
+jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries, jlong receive_budget) {
   return guarded<jlong>(env, 0, [&] {
     const char* chars = env->GetStringUTFChars(device, nullptr);
     if (chars == nullptr) throw std::bad_alloc();
@@ -23,6 +23,7 @@ jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries) {
     env->ReleaseStringUTFChars(device, chars);
     options.port = port;
     options.cq_entries = cq_entries;
+    options.receive_budget = static_cast<uint64_t>(receive_budget);
     return to_handle(new Context(options));
   });
 }
@@ -85,7 +86,7 @@ jlong address0(JNIEnv* env, jclass, jobject buffer) {
 }
 
 const JNINativeMethod kContextMethods[] = {
-    JRDMA_NATIVE(open0, "(Ljava/lang/String;II)J"),
+    JRDMA_NATIVE(open0, "(Ljava/lang/String;IIJ)J"),
     JRDMA_NATIVE(close0, "(J)V"),
     JRDMA_NATIVE(cqCapacity0, "(J)I"),
     JRDMA_NATIVE(waitEvents0, "(JJIIZ)I"),

@@ -18,7 +18,7 @@ ChannelMemoryLayout ChannelMemoryLayout::of(uint32_t depth, uint32_t eager) noex
   ChannelMemoryLayout l;
   l.ring = 0;
   l.headers = align8(static_cast<std::size_t>(depth) * eager);
-  l.results = l.headers + static_cast<std::size_t>(depth) * wire::kHeaderSize;
+  l.results = l.headers + static_cast<std::size_t>(depth) * kHeaderSlotSize;
   l.size = l.results + static_cast<std::size_t>(depth) * sizeof(uint64_t);
   return l;
 }
@@ -31,7 +31,10 @@ ChannelEngine::ChannelEngine(uint32_t key, const EngineOptions& options, Channel
       credit_threshold_(std::max<uint32_t>(2, options.depth / 4)),
       sink_(sink),
       window_(options.depth, std::max<uint32_t>(1, std::min<uint32_t>(16, options.depth / 4))),
-      ring_(memory.base + layout_.ring, options.depth, options.eager) {
+      ring_(memory.base + layout_.ring, options.depth, options.eager),
+      // Room for every operation in the window, for the sends the peer reads, and for as many
+      // finished reports again, waiting behind a large send.
+      reports_(2 * options.depth + wire::kMaxRendezvous) {
   if (memory.size < layout_.size) {
     throw RdmaError(ErrorKind::kIllegalArgument, "channel memory of " + std::to_string(memory.size) +
                                                      " bytes, the layout needs " + std::to_string(layout_.size));
@@ -43,7 +46,8 @@ wire::Handshake ChannelEngine::local_handshake() const noexcept {
   wire::Handshake h;
   h.credits = options_.depth;
   h.eager = options_.eager;
-  h.max_message = options_.eager - static_cast<uint32_t>(wire::kHeaderSize);
+  h.max_message = std::max<uint32_t>(options_.max_message, options_.eager - static_cast<uint32_t>(wire::kHeaderSize));
+  h.rendezvous = options_.rendezvous;
   return h;
 }
 
@@ -52,7 +56,7 @@ uint64_t* ChannelEngine::results() const noexcept {
 }
 
 uint8_t* ChannelEngine::header_slot(uint32_t slot) const noexcept {
-  return memory_.base + layout_.headers + static_cast<std::size_t>(slot) * wire::kHeaderSize;
+  return memory_.base + layout_.headers + static_cast<std::size_t>(slot) * kHeaderSlotSize;
 }
 
 // ---- set-up --------------------------------------------------------------------------------------
@@ -98,19 +102,35 @@ ChannelEngine::State ChannelEngine::state() const {
 
 // ---- posting -------------------------------------------------------------------------------------
 
-bool ChannelEngine::can_post_locked(OpKind kind) const noexcept {
+bool ChannelEngine::can_post_locked(const Submission& s) const noexcept {
+  auto kind = static_cast<OpKind>(s.kind);
   if (!window_.has_free_slot()) return false;
   if (kind == OpKind::kCredit) return credits_ >= 1;
+  if (!reports_.has_room()) return false;
+  if (is_rendezvous(s) && outgoing_.size() >= peer_.rendezvous) return false;
   return !needs_credit(kind) || credits_ > kCreditReserve;
+}
+
+// Takes a send slot (and a credit) for a message and writes its header; the credits it returns are
+// filled in by flush, once they are known.
+uint32_t ChannelEngine::take_message_slot_locked(OpKind kind, uint64_t seq, uint64_t ticket, wire::MessageType type,
+                                                 uint32_t length) {
+  uint32_t slot = window_.take(PostedOp{seq, kind, ticket});
+  --credits_;
+  wire::MessageHeader h;
+  h.type = type;
+  h.length = length;
+  h.id = next_send_id_++;
+  wire::encode_header(h, header_slot(slot));
+  return slot;
 }
 
 void ChannelEngine::take_locked(const Submission& s) {
   auto kind = static_cast<OpKind>(s.kind);
-  uint32_t slot = window_.take(PostedOp{s.seq, kind});
-  if (needs_credit(kind)) --credits_;
+  uint64_t ticket = kind == OpKind::kCredit ? 0 : reports_.add(s.seq, kind);
+  if (is_rendezvous(s)) return take_rendezvous_send_locked(s, ticket);
   WorkRequest wr{};
   wr.kind = kind;
-  wr.slot = slot;
   wr.local_address = s.local_address;
   wr.length = s.length;
   wr.lkey = s.lkey;
@@ -119,16 +139,59 @@ void ChannelEngine::take_locked(const Submission& s) {
   wr.immediate = s.immediate;
   wr.compare_add = s.compare_add;
   wr.swap = s.swap;
+  if (kind == OpKind::kSend || kind == OpKind::kCredit) {
+    auto type = kind == OpKind::kSend ? wire::MessageType::kData : wire::MessageType::kCredit;
+    if (kind == OpKind::kCredit) wr.length = 0;
+    wr.slot = take_message_slot_locked(kind, s.seq, ticket, type, wr.length);
+    wr.header = header_slot(wr.slot);
+    wr.header_length = wire::kHeaderSize;
+  } else {
+    wr.slot = window_.take(PostedOp{s.seq, kind, ticket});
+    if (needs_credit(kind)) --credits_;
+  }
   if (kind == OpKind::kCompareAndSwap || kind == OpKind::kFetchAndAdd) {
     // The previous value lands in this slot's result word, read when the slot completes.
-    wr.local_address = reinterpret_cast<uintptr_t>(results() + slot);
+    wr.local_address = reinterpret_cast<uintptr_t>(results() + wr.slot);
     wr.length = sizeof(uint64_t);
     wr.lkey = transport_->memory_key();
   }
-  if (kind == OpKind::kSend || kind == OpKind::kCredit) {
-    wr.header = header_slot(slot);  // encoded by flush, when the credits it returns are known
-    if (kind == OpKind::kCredit) wr.length = 0;
+  chain_.push_back(wr);
+}
+
+// A message longer than the peer's eager payload: exactly its bytes become readable by the peer,
+// and a START tells it where. The send is reported when the peer answers (finish_outgoing_locked).
+void ChannelEngine::take_rendezvous_send_locked(const Submission& s, uint64_t ticket) {
+  ChannelTransport::Exposure exposure;
+  try {
+    exposure = transport_->expose_for_read(s.local_address, s.length);
+  } catch (const RdmaError& e) {
+    reports_.complete(ticket, static_cast<int32_t>(OpStatus::kExposeFailed), e.errno_value());
+    return;
   }
+  uint32_t slot = take_message_slot_locked(OpKind::kControl, s.seq, ticket, wire::MessageType::kRendezvousStart,
+                                           wire::kControlPayloadSize);
+  uint8_t* header = header_slot(slot);
+  wire::encode_start(wire::RendezvousStart{s.local_address, exposure.rkey, s.length}, header + wire::kHeaderSize);
+  outgoing_.add(OutgoingTransfer{wire::decode_id(header), ticket, exposure.handle});
+  WorkRequest wr{};
+  wr.kind = OpKind::kControl;
+  wr.slot = slot;
+  wr.header = header;
+  wr.header_length = kHeaderSlotSize;
+  chain_.push_back(wr);
+}
+
+// An answer to a START of the peer's (it has a credit and a slot: drain_queue_locked checked).
+void ChannelEngine::take_control_locked(const wire::RendezvousDone& done) {
+  uint32_t slot = take_message_slot_locked(OpKind::kControl, 0, 0, wire::MessageType::kRendezvousDone,
+                                           wire::kControlPayloadSize);
+  uint8_t* header = header_slot(slot);
+  wire::encode_done(done, header + wire::kHeaderSize);
+  WorkRequest wr{};
+  wr.kind = OpKind::kControl;
+  wr.slot = slot;
+  wr.header = header;
+  wr.header_length = kHeaderSlotSize;
   chain_.push_back(wr);
 }
 
@@ -137,9 +200,12 @@ void ChannelEngine::submit(const Submission* batch, int count) {
   try {
     take_batch_locked(batch, count);
   } catch (const RdmaError&) {
+    emit_reports_locked();
     flush_locked();  // the submissions before the bad one stand and are posted
     throw;
   }
+  emit_reports_locked();
+  pump_transfers_locked();
   flush_locked();
 }
 
@@ -150,11 +216,9 @@ void ChannelEngine::take_batch_locked(const Submission* batch, int count) {
     auto kind = static_cast<OpKind>(s.kind);
     switch (kind) {
       case OpKind::kReleaseReceive:
-        if (state_ == State::kClosed) break;  // the ring is gone with the connection
-        if (!ring_.release(s.receive_slot)) {
-          throw RdmaError(ErrorKind::kIllegalArgument,
-                          "receive slot " + std::to_string(s.receive_slot) + " is not held by the application");
-        }
+      case OpKind::kReceive:
+      case OpKind::kTransferBuffer:
+        take_receive_side_locked(s);
         break;
       case OpKind::kSend:
         if (s.length > peer_.max_message && state_ == State::kOpen) {
@@ -173,7 +237,7 @@ void ChannelEngine::take_batch_locked(const Submission* batch, int count) {
           // Not connected yet, or closing: this and every later operation of the batch fail.
           sink_.emit(make_record(EventKind::kOpsUnposted, key_, 0, 0, static_cast<int64_t>(s.seq)));
           refused = true;
-        } else if (queue_.empty() && can_post_locked(kind)) {
+        } else if (queue_.empty() && controls_.empty() && can_post_locked(s)) {
           take_locked(s);
         } else {
           queue_.push_back(s);
@@ -186,10 +250,23 @@ void ChannelEngine::take_batch_locked(const Submission* batch, int count) {
 }
 
 void ChannelEngine::drain_queue_locked() {
-  while (!queue_.empty() && state_ == State::kOpen && can_post_locked(static_cast<OpKind>(queue_.front().kind))) {
+  // Answers to the peer first: its sends wait for them.
+  while (!controls_.empty() && state_ == State::kOpen && window_.has_free_slot() && credits_ > kCreditReserve) {
+    take_control_locked(controls_.front());
+    controls_.pop_front();
+  }
+  while (!queue_.empty() && controls_.empty() && state_ == State::kOpen && can_post_locked(queue_.front())) {
     take_locked(queue_.front());
     queue_.pop_front();
   }
+  emit_reports_locked();
+}
+
+void ChannelEngine::emit_reports_locked() {
+  reports_.emit_ready([this](uint64_t seq, OpKind kind, int32_t status, int64_t result) {
+    sink_.emit(make_record(EventKind::kOpDone, key_, status, static_cast<int32_t>(kind), static_cast<int64_t>(seq),
+                           result));
+  });
 }
 
 void ChannelEngine::flush() {
@@ -208,12 +285,14 @@ void ChannelEngine::flush_locked() {
       ring_.mark_reposted();
     }
     bool carries_credits = std::any_of(chain_.begin(), chain_.end(), [](const WorkRequest& wr) {
-      return wr.kind == OpKind::kSend;
+      return wr.kind == OpKind::kSend || wr.kind == OpKind::kControl;
     });
-    // No send of this chain carries the owed credits: an explicit credit message does, also when
-    // operations are queued — they may be waiting for credits the peer cannot send without ours.
-    if (!carries_credits && credits_to_return_ >= credit_threshold_ && state_ == State::kOpen &&
-        can_post_locked(OpKind::kCredit)) {
+    // No message of this chain carries the owed credits: an explicit credit message does, also
+    // when operations are queued — they may be waiting for credits the peer cannot send without ours.
+    // Also while closing: the peer may owe us the answer to a send of ours it reads.
+    bool live = state_ == State::kOpen || state_ == State::kClosing;
+    if (!carries_credits && credits_to_return_ >= credit_threshold_ && live && window_.has_free_slot() &&
+        credits_ >= 1) {
       Submission credit{};
       credit.kind = static_cast<uint8_t>(OpKind::kCredit);
       take_locked(credit);
@@ -222,14 +301,10 @@ void ChannelEngine::flush_locked() {
     for (std::size_t i = 0; i < chain_.size(); ++i) {
       WorkRequest& wr = chain_[i];
       wr.signaled = window_.signal_next(i + 1 == chain_.size());
-      if (wr.kind == OpKind::kSend || wr.kind == OpKind::kCredit) {
-        wire::MessageHeader h;
-        h.type = wr.kind == OpKind::kSend ? wire::MessageType::kData : wire::MessageType::kCredit;
-        h.credits = static_cast<uint16_t>(std::min<uint32_t>(credits_to_return_, 0xffff));
-        credits_to_return_ -= h.credits;
-        h.length = wr.length;
-        h.id = next_send_id_++;
-        wire::encode_header(h, const_cast<uint8_t*>(wr.header));
+      if (wr.header != nullptr) {
+        uint16_t credits = static_cast<uint16_t>(std::min<uint32_t>(credits_to_return_, 0xffff));
+        credits_to_return_ -= credits;
+        wire::set_credits(credits, const_cast<uint8_t*>(wr.header));
       }
     }
     transport_->post_chain(chain_.data(), static_cast<int>(chain_.size()));
@@ -241,7 +316,7 @@ void ChannelEngine::flush_locked() {
   }
 }
 
-// ---- transport events ----------------------------------------------------------------------------
+// ---- send completions (receive side: channel_engine_receive.cc) ------------------------------------
 
 void ChannelEngine::on_send_completion(uint32_t slot, int status) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -250,60 +325,32 @@ void ChannelEngine::on_send_completion(uint32_t slot, int status) {
   window_.complete_through(slot, [&](uint32_t done, const PostedOp& op, bool last) {
     int op_status = last ? status : kStatusSuccess;
     if (last) failed_kind = op.kind;
-    if (op.kind == OpKind::kCredit) return;  // internal
+    switch (op.kind) {
+      case OpKind::kCredit:
+      case OpKind::kControl:
+        return;  // internal; a START's send is reported when the peer answers
+      case OpKind::kTransferRead:
+        if (op_status == kStatusSuccess) read_done_locked(op.seq);
+        return;
+      default:
+        break;
+    }
     bool atomic = op.kind == OpKind::kCompareAndSwap || op.kind == OpKind::kFetchAndAdd;
     int64_t result = atomic && op_status == kStatusSuccess ? static_cast<int64_t>(results()[done]) : 0;
-    sink_.emit(make_record(EventKind::kOpDone, key_, op_status, static_cast<int32_t>(op.kind),
-                           static_cast<int64_t>(op.seq), result));
+    reports_.complete(op.ticket, op_status, result);
   });
+  emit_reports_locked();
   if (status != kStatusSuccess) {
     if (status == kStatusFlushed && state_ != State::kOpen) {
-      if (state_ == State::kClosing && window_.in_flight() == 0) finish_locked(ClosedCause::kLocal);
+      finish_closing_if_quiet_locked();
       return;  // flushed by our own close
     }
     finish_locked(ClosedCause::kOperationFailed, status, static_cast<int32_t>(failed_kind));
     return;
   }
+  pump_transfers_locked();
   drain_queue_locked();
-  if (state_ == State::kClosing && window_.in_flight() == 0 && chain_.empty()) finish_locked(ClosedCause::kLocal);
-}
-
-void ChannelEngine::on_receive(uint32_t slot, uint32_t byte_len) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (state_ == State::kClosed) return;
-  if (!ring_.arrive(slot)) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kUnexpectedReceive));
-  // The first message can overtake the connection-established event on the passive side.
-  open_locked();
-  wire::MessageHeader h;
-  wire::DecodeStatus status = wire::decode_header(ring_.data(slot), byte_len, options_.eager, peer_.credits, &h);
-  if (status != wire::DecodeStatus::kOk) return protocol_error_locked(static_cast<int32_t>(status));
-  if (credits_ + h.credits > peer_.credits) {
-    return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kCreditOverflow));
-  }
-  if (h.id != next_receive_id_) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kMessageOutOfOrder));
-  ++next_receive_id_;
-  credits_ += h.credits;
-  if (h.type == wire::MessageType::kCredit) {
-    ring_.release(slot);  // nothing for the application: re-post at once
-  } else {
-    sink_.emit(make_record(EventKind::kMessage, key_, static_cast<int32_t>(slot), static_cast<int32_t>(h.length),
-                           static_cast<int64_t>(h.id)));
-  }
-  drain_queue_locked();
-}
-
-void ChannelEngine::on_immediate(uint32_t slot, uint32_t immediate) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (state_ == State::kClosed) return;
-  if (!ring_.arrive(slot)) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kUnexpectedReceive));
-  open_locked();
-  sink_.emit(make_record(EventKind::kImmediate, key_, static_cast<int32_t>(slot), static_cast<int32_t>(immediate)));
-}
-
-void ChannelEngine::on_receive_error(int status) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (state_ == State::kClosed || status == kStatusFlushed) return;  // flushed: the first failure was reported
-  finish_locked(ClosedCause::kOperationFailed, status, 0);
+  finish_closing_if_quiet_locked();
 }
 
 // ---- closing -------------------------------------------------------------------------------------
@@ -325,8 +372,9 @@ void ChannelEngine::close() {
     sink_.emit(make_record(EventKind::kOpsUnposted, key_, 0, 0, static_cast<int64_t>(queue_.front().seq)));
     queue_.clear();
   }
-  flush_locked();  // what was taken is posted and completes
-  if (state_ == State::kClosing && window_.in_flight() == 0) return finish_locked(ClosedCause::kLocal);
+  flush_locked();  // what was taken is posted and completes; sends the peer reads are answered
+  finish_closing_if_quiet_locked();
+  if (state_ == State::kClosed) return;
   close_deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.graceful_close_ms);
 }
 
@@ -348,7 +396,19 @@ void ChannelEngine::finish_locked(ClosedCause cause, int32_t code, int64_t detai
   queue_.clear();
   chain_.clear();
   window_.clear();
+  reports_.clear();
+  controls_.clear();
+  posted_.clear();
+  deliveries_.clear();
   if (transport_ != nullptr) transport_->disconnect();
+  // The peer can read nothing of ours any more, and what we were receiving gives its bytes back.
+  for (const OutgoingTransfer& t : outgoing_.all()) transport_->revoke(t.exposure);
+  outgoing_.clear();
+  for (const IncomingTransfer& t : incoming_.all()) {
+    if (t.budget_taken) options_.budget->give(t.length);
+  }
+  incoming_.clear();
+  reads_in_flight_ = 0;
   sink_.emit(make_record(EventKind::kChannelClosed, key_, static_cast<int32_t>(cause), code, detail, detail2));
 }
 
@@ -358,7 +418,11 @@ std::string ChannelEngine::describe() const {
   return std::string(kStates[static_cast<int>(state_)]) + ", " + std::to_string(window_.in_flight()) +
          " posted [" + window_.describe() + "], " + std::to_string(chain_.size()) + " waiting for the batch end, " +
          std::to_string(queue_.size()) + " queued for credits or slots, " + std::to_string(credits_) + " credits, " +
-         std::to_string(credits_to_return_) + " to return, " + std::to_string(ring_.held()) + " messages held";
+         std::to_string(credits_to_return_) + " to return, " + std::to_string(ring_.held()) + " messages held, " +
+         std::to_string(outgoing_.size()) + " sends and " + std::to_string(incoming_.size()) +
+         " messages in rendezvous, " + std::to_string(posted_.size()) + " receives posted, " +
+         std::to_string(deliveries_.size()) + " deliveries waiting, " + std::to_string(reports_.waiting()) +
+         " reports waiting";
 }
 
 }  // namespace jrdma

@@ -1,6 +1,8 @@
 // The channel protocol, in one place (docs/protocol.md): credits (grant, return, keep one in
 // reserve), message ids and types, the send window (slots, posting order, selective signaling),
-// the receive ring, explicit credit messages, and close. It knows no verbs and no JNI: it drives a
+// the receive ring, explicit credit messages, rendezvous transfers for messages of any size
+// (protocol/rendezvous.h), receives the application posts, and close. The receive side lives in
+// channel_engine_receive.cc. It knows no verbs and no JNI: it drives a
 // ChannelTransport below it and reports to an EventSink above it (records for Java), so the unit
 // tests run it over an in-memory transport.
 //
@@ -18,10 +20,14 @@
 #include <vector>
 
 #include "protocol/event_record.h"
+#include "protocol/ordered_reports.h"
+#include "protocol/receive_budget.h"
 #include "protocol/receive_ring.h"
+#include "protocol/rendezvous.h"
 #include "protocol/send_window.h"
 #include "protocol/submission.h"
 #include "protocol/transport.h"
+#include "wire/control_message.h"
 #include "wire/handshake.h"
 #include "wire/message_header.h"
 
@@ -35,7 +41,15 @@ struct EngineOptions {
   uint32_t depth = 128;  // send and receive slots; the credits this side announces
   uint32_t eager = 4096;  // bytes per receive buffer, header included
   uint32_t graceful_close_ms = 2000;  // how long close() waits for posted operations
+  uint32_t max_message = 1u << 30;  // the largest message this side accepts (announced)
+  uint32_t rendezvous = 8;          // transfers this side receives at a time (announced)
+  uint32_t read_chunk = 1u << 20;   // bytes per RDMA READ of a transfer
+  uint32_t max_reads = 16;          // READs this side keeps outstanding (the QP's initiator depth)
+  ReceiveBudget* budget = nullptr;  // the context's limit on bytes being received; null: none
 };
+
+// A header slot holds a message header and, for a control message, its payload.
+constexpr std::size_t kHeaderSlotSize = wire::kHeaderSize + wire::kControlPayloadSize;
 
 // Where receive ring, header slots and atomic results lie in a channel's memory block.
 struct ChannelMemoryLayout {
@@ -84,16 +98,42 @@ class ChannelEngine {
   void on_receive(uint32_t slot, uint32_t byte_len);
   void on_immediate(uint32_t slot, uint32_t immediate);
   void on_receive_error(int status);
+  // Bytes of the context's receive budget came back: transfers that waited for them may start.
+  void retry_budget();
   // Posts re-posts and the requests the events made possible (one chain, one doorbell).
   void flush();
   void tick(std::chrono::steady_clock::time_point now);
 
  private:
   static bool needs_credit(OpKind kind) noexcept {
-    return kind == OpKind::kSend || kind == OpKind::kWriteWithImmediate || kind == OpKind::kCredit;
+    return kind == OpKind::kSend || kind == OpKind::kWriteWithImmediate || kind == OpKind::kCredit ||
+           kind == OpKind::kControl;
   }
-  bool can_post_locked(OpKind kind) const noexcept;
+  bool is_rendezvous(const Submission& s) const noexcept {
+    return static_cast<OpKind>(s.kind) == OpKind::kSend && s.length > peer_.eager - wire::kHeaderSize;
+  }
+  bool can_post_locked(const Submission& s) const noexcept;
   void take_locked(const Submission& s);
+  void take_rendezvous_send_locked(const Submission& s, uint64_t ticket);
+  void take_control_locked(const wire::RendezvousDone& done);
+  uint32_t take_message_slot_locked(OpKind kind, uint64_t seq, uint64_t ticket, wire::MessageType type,
+                                    uint32_t length);
+  void take_receive_side_locked(const Submission& s);
+  void emit_reports_locked();
+  bool quiet_locked() const noexcept {
+    return window_.in_flight() == 0 && chain_.empty() && outgoing_.empty();
+  }
+  void finish_closing_if_quiet_locked() {
+    if (state_ == State::kClosing && quiet_locked()) finish_locked(ClosedCause::kLocal);
+  }
+  // Receive side (channel_engine_receive.cc).
+  void deliver_data_locked(uint32_t slot, const wire::MessageHeader& h);
+  void start_incoming_locked(uint32_t slot, const wire::MessageHeader& h);
+  void finish_outgoing_locked(uint32_t slot);
+  void admit_waiting_locked();
+  void pump_transfers_locked();
+  void read_done_locked(uint64_t id);
+  void end_incoming_locked(uint64_t id, bool delivered);
   void take_batch_locked(const Submission* batch, int count);
   void drain_queue_locked();
   void flush_locked();
@@ -122,6 +162,13 @@ class ChannelEngine {
   ReceiveRing ring_;
   std::deque<Submission> queue_;     // waiting for a credit or a slot, in order
   std::vector<WorkRequest> chain_;   // taken, not yet posted (posted by flush)
+  OrderedReports reports_;           // Java's operations, reported in submission order
+  TransferTable<OutgoingTransfer> outgoing_;
+  TransferTable<IncomingTransfer> incoming_;
+  uint32_t reads_in_flight_ = 0;     // READs of incoming transfers, all of them
+  std::deque<wire::RendezvousDone> controls_;  // answers waiting for a credit or a slot
+  std::deque<PostedReceive> posted_;           // receives the application posted, in order
+  DeliveryQueue deliveries_;
   std::chrono::steady_clock::time_point close_deadline_{};
 };
 

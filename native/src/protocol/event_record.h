@@ -17,6 +17,15 @@
 //   kIncomingRejected  a = wire::RejectReason, b = the peer's offending value, d = listener handle
 //   kAsyncEvent        a = ibv_event_type, b = port (0 if none), c = AsyncSeverity
 //   kWakeup            nothing (another thread called wake())
+//   kTransferNeedsBuffer  c = transfer id (the START's message id), d = length: a rendezvous
+//                      message passed the limits and needs a destination (a kTransferBuffer)
+//   kLargeMessage      b = length, c = message id: the transfer into the kTransferBuffer is
+//                      complete, in message order (delivered like kMessage)
+//   kReceiveDone       a = ReceiveStatus, b = bytes received, c = sequence number of the kReceive,
+//                      d = message id (kReceived) or the message's length (kReceiveTooSmall);
+//                      in message order
+//
+// kOpDone's status is an ibv_wc_status, or an OpStatus (from 1000) for a rendezvous send.
 #pragma once
 
 #include <cstddef>
@@ -35,6 +44,23 @@ enum class EventKind : int32_t {
   kIncomingRejected = 8,
   kAsyncEvent = 9,
   kWakeup = 10,
+  kTransferNeedsBuffer = 11,
+  kLargeMessage = 12,
+  kReceiveDone = 13,
+};
+
+// kOpDone statuses beyond ibv_wc_status: how a rendezvous send ended (d = detail).
+enum class OpStatus : int32_t {
+  kPeerBufferTooSmall = 1001,  // the receive the peer posted is too small; d = its size
+  kPeerCouldNotReceive = 1002, // the peer could not take the message; d = its errno
+  kExposeFailed = 1003,        // registering the source for the peer's READ failed; d = errno
+};
+
+// How a posted receive ended (kReceiveDone.a).
+enum class ReceiveStatus : int32_t {
+  kReceived = 0,
+  kReceiveTooSmall = 1,  // the message is longer than the buffer: d = its length. An eager message
+                         // then goes to the handler; a rendezvous message's sender fails too.
 };
 
 // Why a channel closed (kChannelClosed.a) and what b, c and d carry.
@@ -68,6 +94,10 @@ enum class ProtocolViolation : int32_t {
   kCreditOverflow = 100,   // the peer returned more credits than it can have taken
   kMessageOutOfOrder = 101,  // a message id other than the next expected one
   kUnexpectedReceive = 102,  // a receive completion for a slot that was not posted
+  kTransferTooLong = 103,    // a rendezvous START above our max_message (or of 0 bytes)
+  kTooManyTransfers = 104,   // a START beyond the rendezvous transfers we announced
+  kUnknownTransfer = 105,    // a rendezvous DONE for no transfer of ours
+  kBadControlMessage = 106,  // a reserved field set or an unknown status in a control payload
 };
 
 // How an async event affects what depends on the device.

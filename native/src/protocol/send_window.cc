@@ -59,6 +59,10 @@ const char* op_verb(OpKind kind) noexcept {
     case OpKind::kCompareAndSwap: return "ATOMIC_CMP_AND_SWP";
     case OpKind::kFetchAndAdd: return "ATOMIC_FETCH_AND_ADD";
     case OpKind::kReleaseReceive: return "RELEASE_RECEIVE";
+    case OpKind::kReceive: return "RECEIVE";
+    case OpKind::kTransferBuffer: return "TRANSFER_BUFFER";
+    case OpKind::kControl: return "SEND(rendezvous)";
+    case OpKind::kTransferRead: return "RDMA_READ(rendezvous)";
   }
   return "unknown";
 }

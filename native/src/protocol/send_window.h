@@ -12,8 +12,9 @@
 namespace jrdma {
 
 struct PostedOp {
-  uint64_t seq = 0;  // Java's sequence number; unused for internal credit messages
+  uint64_t seq = 0;  // Java's sequence number; a kTransferRead's transfer id; else unused
   OpKind kind = OpKind::kSend;
+  uint64_t ticket = 0;  // Java operations: where its report waits (OrderedReports)
 };
 
 class SendWindow {

@@ -18,6 +18,12 @@ enum class OpKind : uint8_t {
   kCompareAndSwap = 6,
   kFetchAndAdd = 7,
   kReleaseReceive = 8,  // the application is done with receive slot `receive_slot`
+  kReceive = 9,         // the next message goes into [local_address, +length) (lkey) instead of
+                        // the handler; reported by kReceiveDone with `seq`
+  kTransferBuffer = 10, // the destination of rendezvous `compare_add` (a kTransferNeedsBuffer):
+                        // [local_address, +length) (lkey); length 0 refuses it, `swap` = errno
+  kControl = 11,        // internal: a rendezvous control message, header slot only (never submitted)
+  kTransferRead = 12,   // internal: an RDMA READ of a rendezvous chunk (never submitted)
 };
 
 const char* op_verb(OpKind kind) noexcept;

@@ -10,13 +10,15 @@
 
 namespace jrdma {
 
-// One entry of a send chain, built by the engine. For kSend/kCredit the transport sends the
-// header bytes followed by [local_address, +length); the header lives in the channel's memory.
+// One entry of a send chain, built by the engine. For kSend/kCredit/kControl the transport sends
+// header_length bytes of the header slot followed by [local_address, +length); the header lives in
+// the channel's memory. kTransferRead is an RDMA READ like kRead.
 struct WorkRequest {
   OpKind kind;
   bool signaled;   // asks for a completion; a completion also completes every earlier request
   uint32_t slot;   // send slot; comes back with the completion
-  const uint8_t* header;  // kSend/kCredit: the encoded header (wire::kHeaderSize bytes)
+  const uint8_t* header;  // kSend/kCredit/kControl: the encoded header (and control payload)
+  uint32_t header_length;
   uint64_t local_address;
   uint32_t length;
   uint32_t lkey;
@@ -46,6 +48,15 @@ class ChannelTransport {
   virtual uint32_t memory_key() const noexcept = 0;
   // Tears the connection down (idempotent, any thread): posted requests complete or flush.
   virtual void disconnect() noexcept = 0;
+  // Makes exactly [address, +length) readable by the peer (RDMA READ only) until revoke(): the
+  // source of one rendezvous transfer. Returns the handle to revoke and the key for the peer.
+  // Throws RdmaError with the errno when the memory cannot be exposed.
+  struct Exposure {
+    uint64_t handle = 0;
+    uint32_t rkey = 0;
+  };
+  virtual Exposure expose_for_read(uint64_t address, uint64_t length) = 0;
+  virtual void revoke(uint64_t handle) noexcept = 0;
 };
 
 }  // namespace jrdma

@@ -25,7 +25,10 @@ VerbsChannel::VerbsChannel(uint32_t key, const QueuePairOptions& options, ibv_pd
       chain_sges_(2 * static_cast<std::size_t>(options.depth)) {}
 
 // The queue pair goes first, then the cm id (a member).
-VerbsChannel::~VerbsChannel() { destroy_queue_pair(); }
+VerbsChannel::~VerbsChannel() {
+  destroy_queue_pair();
+  for (ibv_mr* mr : exposures_) ibv_dereg_mr(mr);
+}
 
 namespace {
 const char* attribute_variable(QueuePairAttribute attribute) {

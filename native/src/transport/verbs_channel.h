@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,8 @@ class VerbsChannel : public ChannelTransport {
   void post_receives(const uint32_t* slots, int count) override;
   uint32_t memory_key() const noexcept override { return memory_lkey_; }
   void disconnect() noexcept override;
+  Exposure expose_for_read(uint64_t address, uint64_t length) override;
+  void revoke(uint64_t handle) noexcept override;
 
  private:
   void build(const WorkRequest& request, ibv_send_wr& wr, ibv_sge* sge) const;
@@ -128,6 +131,9 @@ class VerbsChannel : public ChannelTransport {
   // Scratch for post_chain, sized to the queue depth once: no allocation per post.
   std::vector<ibv_send_wr> chain_wrs_;
   std::vector<ibv_sge> chain_sges_;
+  // Transfer sources the peer may read now (revoked by the engine; any left at destruction too).
+  std::mutex exposures_mutex_;
+  std::vector<ibv_mr*> exposures_;
 };
 
 }  // namespace jrdma

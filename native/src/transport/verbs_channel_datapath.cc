@@ -3,6 +3,9 @@
 // allocation: the chain's scratch arrays are sized to the queue depth once.
 #include <arpa/inet.h>
 
+#include <algorithm>
+#include <cerrno>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -45,13 +48,13 @@ void VerbsChannel::build(const WorkRequest& request, ibv_send_wr& wr, ibv_sge* s
   switch (request.kind) {
     case OpKind::kSend:
     case OpKind::kCredit:
+    case OpKind::kControl:
       sge[1] = sge[0];
-      sge[0] = ibv_sge{reinterpret_cast<uintptr_t>(request.header), static_cast<uint32_t>(wire::kHeaderSize),
-                       memory_lkey_};
+      sge[0] = ibv_sge{reinterpret_cast<uintptr_t>(request.header), request.header_length, memory_lkey_};
       wr.num_sge = request.length > 0 ? 2 : 1;
       wr.opcode = IBV_WR_SEND;
       // Small messages travel inline: the HCA reads no memory later, one DMA less.
-      if (wire::kHeaderSize + request.length <= max_inline_) wr.send_flags |= IBV_SEND_INLINE;
+      if (request.header_length + request.length <= max_inline_) wr.send_flags |= IBV_SEND_INLINE;
       return;
     case OpKind::kWrite:
     case OpKind::kWriteWithImmediate:
@@ -63,6 +66,7 @@ void VerbsChannel::build(const WorkRequest& request, ibv_send_wr& wr, ibv_sge* s
       wr.wr.rdma.rkey = request.rkey;
       return;
     case OpKind::kRead:
+    case OpKind::kTransferRead:
       wr.num_sge = 1;
       wr.opcode = IBV_WR_RDMA_READ;
       wr.wr.rdma.remote_addr = request.remote_address;
@@ -78,9 +82,32 @@ void VerbsChannel::build(const WorkRequest& request, ibv_send_wr& wr, ibv_sge* s
       wr.wr.atomic.swap = request.swap;
       return;
     case OpKind::kReleaseReceive:
+    case OpKind::kReceive:
+    case OpKind::kTransferBuffer:
       break;
   }
   throw RdmaError(ErrorKind::kIllegalArgument, std::string("cannot post ") + op_verb(request.kind));
+}
+
+// Exactly the bytes of one transfer, remote read only, in the context's protection domain (the
+// queue pair's). Deregistered by revoke() when the peer answers or the channel ends.
+ChannelTransport::Exposure VerbsChannel::expose_for_read(uint64_t address, uint64_t length) {
+  ibv_mr* mr = ibv_reg_mr(pd_, reinterpret_cast<void*>(address), length, IBV_ACCESS_REMOTE_READ);
+  if (mr == nullptr) throw_errno("ibv_reg_mr(" + std::to_string(length) + " bytes, remote read)", errno);
+  std::lock_guard<std::mutex> lock(exposures_mutex_);
+  exposures_.push_back(mr);
+  return Exposure{reinterpret_cast<uintptr_t>(mr), mr->rkey};
+}
+
+void VerbsChannel::revoke(uint64_t handle) noexcept {
+  auto* mr = reinterpret_cast<ibv_mr*>(handle);
+  {
+    std::lock_guard<std::mutex> lock(exposures_mutex_);
+    auto it = std::find(exposures_.begin(), exposures_.end(), mr);
+    if (it == exposures_.end()) return;
+    exposures_.erase(it);
+  }
+  if (int rc = ibv_dereg_mr(mr); rc != 0) std::fprintf(stderr, "jrdma: ibv_dereg_mr of a transfer source: errno %d\n", rc);
 }
 
 void VerbsChannel::post_chain(const WorkRequest* requests, int count) {

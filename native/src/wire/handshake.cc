@@ -1,6 +1,7 @@
 #include "wire/handshake.h"
 
 #include "wire/byte_order.h"
+#include "wire/message_header.h"
 
 namespace jrdma::wire {
 
@@ -12,11 +13,19 @@ void encode_handshake(const Handshake& h, uint8_t* out) noexcept {
   store_le32(out + 12, h.eager);
   store_le32(out + 16, h.max_message);
   store_le32(out + 20, h.mtu);
+  store_le32(out + 24, h.rendezvous);
 }
 
 RejectReason decode_handshake(const void* data, std::size_t length, Handshake* out) noexcept {
   // rdma_cm pads private data with zeros up to the transport's size: accept longer, never shorter.
-  if (data == nullptr || length < kHandshakeMinSize) return RejectReason::kMalformed;
+  if (data == nullptr || length < kHandshakeSize) {
+    // A version-1 peer sends 20 or 24 bytes: say so rather than "malformed".
+    if (data != nullptr && length >= 8 && load_le32(static_cast<const uint8_t*>(data)) == kMagic) {
+      out->version = load_le16(static_cast<const uint8_t*>(data) + 4);
+      if (out->version != kProtocolVersion) return RejectReason::kVersionMismatch;
+    }
+    return RejectReason::kMalformed;
+  }
   const auto* p = static_cast<const uint8_t*>(data);
   if (load_le32(p) != kMagic) return RejectReason::kMalformed;
   Handshake h;
@@ -25,14 +34,17 @@ RejectReason decode_handshake(const void* data, std::size_t length, Handshake* o
   h.credits = load_le32(p + 8);
   h.eager = load_le32(p + 12);
   h.max_message = load_le32(p + 16);
-  h.mtu = length >= kHandshakeSize ? load_le32(p + 20) : 0;
+  h.mtu = load_le32(p + 20);
+  h.rendezvous = load_le32(p + 24);
   if (h.version != kProtocolVersion) {
     *out = h;
     return RejectReason::kVersionMismatch;
   }
   if (h.flags != 0) return RejectReason::kMalformed;
   if (h.credits == 0 || h.credits > kMaxCredits) return RejectReason::kBadCredits;
-  if (h.eager < kMinEager || h.eager > kMaxEager || h.max_message > h.eager) return RejectReason::kEagerMismatch;
+  if (h.eager < kMinEager || h.eager > kMaxEager) return RejectReason::kEagerMismatch;
+  if (h.max_message < h.eager - kHeaderSize || h.max_message > kMaxMessage) return RejectReason::kMalformed;
+  if (h.rendezvous == 0 || h.rendezvous > kMaxRendezvous) return RejectReason::kMalformed;
   if (h.mtu != 0 && h.mtu != 256 && h.mtu != 512 && h.mtu != 1024 && h.mtu != 2048 && h.mtu != 4096) {
     return RejectReason::kMalformed;
   }

@@ -1,14 +1,16 @@
 // The connection handshake carried in rdma_cm private data (docs/protocol.md).
-// Request (connect) and accept use the same 24-byte layout, little-endian:
+// Request (connect) and accept use the same 28-byte layout, little-endian:
 //   offset 0   u32 magic    0x4D44524A ("JRDM")
 //   offset 4   u16 version  protocol version (kProtocolVersion)
 //   offset 6   u16 flags    0
 //   offset 8   u32 credits  receive buffers the sender has posted (the peer's send credits)
 //   offset 12  u32 eager    bytes per receive buffer, header included
-//   offset 16  u32 max_message  largest message the sender accepts (eager - header today)
+//   offset 16  u32 max_message  largest message the sender accepts (eager - header .. 2^31 - 1);
+//                           larger than the eager payload: by rendezvous
 //   offset 20  u32 mtu      the path MTU the sender's configuration allows, in bytes (256..4096),
-//                           or 0: no limit of its own. Both ends use the smaller one. A 20-byte
-//                           handshake (before this field) reads as 0.
+//                           or 0: no limit of its own. Both ends use the smaller one.
+//   offset 24  u32 rendezvous  rendezvous transfers the sender receives at a time (1..kMaxRendezvous);
+//                           the peer starts no more, a START beyond it is a protocol error
 // A reject carries 12 bytes: magic, u16 version, u16 reason (RejectReason), u32 detail.
 #pragma once
 
@@ -18,13 +20,14 @@
 namespace jrdma::wire {
 
 constexpr uint32_t kMagic = 0x4D44524A;
-constexpr uint16_t kProtocolVersion = 1;
-constexpr std::size_t kHandshakeSize = 24;
-constexpr std::size_t kHandshakeMinSize = 20;  // without the mtu field
+constexpr uint16_t kProtocolVersion = 2;  // 2: rendezvous (max_message above the eager payload)
+constexpr std::size_t kHandshakeSize = 28;
 constexpr std::size_t kRejectSize = 12;
 constexpr uint32_t kMinEager = 64;
 constexpr uint32_t kMaxEager = 1u << 24;
 constexpr uint32_t kMaxCredits = 16384;
+constexpr uint32_t kMaxMessage = 0x7fffffff;  // Java's int lengths
+constexpr uint32_t kMaxRendezvous = 1024;
 
 struct Handshake {
   uint16_t version = kProtocolVersion;
@@ -33,11 +36,12 @@ struct Handshake {
   uint32_t eager = 0;
   uint32_t max_message = 0;
   uint32_t mtu = 0;
+  uint32_t rendezvous = 0;
 };
 
 enum class RejectReason : uint16_t {
   kNone = 0,
-  kMalformed = 1,        // private data missing, short or not ours
+  kMalformed = 1,        // private data missing, short or not ours, or a field out of range
   kVersionMismatch = 2,  // detail: the rejecting side's version
   kEagerMismatch = 3,    // detail: the rejecting side's eager size
   kBadCredits = 4,       // detail: the rejecting side's credit limit

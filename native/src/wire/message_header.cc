@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "wire/byte_order.h"
+#include "wire/control_message.h"
 
 namespace jrdma::wire {
 
@@ -14,12 +15,16 @@ void encode_header(const MessageHeader& header, uint8_t* out) noexcept {
   store_le64(out + 8, header.id);
 }
 
+void set_credits(uint16_t credits, uint8_t* header) noexcept { store_le16(header + 2, credits); }
+
+uint64_t decode_id(const uint8_t* header) noexcept { return load_le64(header + 8); }
+
 DecodeStatus decode_header(const uint8_t* data, std::size_t received, std::size_t capacity, uint32_t max_credits,
                            MessageHeader* out) noexcept {
   if (received < kHeaderSize || capacity < kHeaderSize) return DecodeStatus::kTooShort;
   MessageHeader h;
   uint8_t type = data[0];
-  if (type != static_cast<uint8_t>(MessageType::kData) && type != static_cast<uint8_t>(MessageType::kCredit)) {
+  if (type < static_cast<uint8_t>(MessageType::kData) || type > static_cast<uint8_t>(MessageType::kRendezvousDone)) {
     return DecodeStatus::kUnknownType;
   }
   h.type = static_cast<MessageType>(type);
@@ -32,6 +37,8 @@ DecodeStatus decode_header(const uint8_t* data, std::size_t received, std::size_
   if (h.length != received - kHeaderSize) return DecodeStatus::kLengthMismatch;
   if (h.credits > max_credits) return DecodeStatus::kCreditsTooMany;
   if (h.type == MessageType::kCredit && h.length != 0) return DecodeStatus::kCreditWithPayload;
+  bool control = h.type == MessageType::kRendezvousStart || h.type == MessageType::kRendezvousDone;
+  if (control && h.length != kControlPayloadSize) return DecodeStatus::kControlLength;
   *out = h;
   return DecodeStatus::kOk;
 }

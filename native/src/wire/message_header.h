@@ -18,6 +18,8 @@ constexpr std::size_t kHeaderSize = 16;
 enum class MessageType : uint8_t {
   kData = 1,    // payload for the peer's handler
   kCredit = 2,  // returns credits only; no payload
+  kRendezvousStart = 3,  // a large message: where to read it (wire/control_message.h)
+  kRendezvousDone = 4,   // the answer to a kRendezvousStart
 };
 
 struct MessageHeader {
@@ -30,6 +32,10 @@ struct MessageHeader {
 
 // Writes the header into out[0, kHeaderSize).
 void encode_header(const MessageHeader& header, uint8_t* out) noexcept;
+// The credits field of an encoded header: filled in when the message is posted.
+void set_credits(uint16_t credits, uint8_t* header) noexcept;
+// The id field of an encoded header.
+uint64_t decode_id(const uint8_t* header) noexcept;
 
 enum class DecodeStatus {
   kOk,
@@ -40,6 +46,7 @@ enum class DecodeStatus {
   kTooLong,         // length field > the receive buffer's payload capacity
   kCreditsTooMany,  // more credits returned than the peer can have taken
   kCreditWithPayload,
+  kControlLength,   // a rendezvous message whose payload is not kControlPayloadSize bytes
 };
 
 // Decodes and validates a received message of `received` bytes in a buffer of `capacity` bytes.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
 #include <random>
@@ -56,6 +57,14 @@ struct Side {
   int closed_code = 0;
   std::vector<int64_t> fetch_results;
   std::string violation;  // the first broken promise, if any
+  // Rendezvous: what "Java" allocated for transfers, the requests not answered yet, the receives
+  // it posted (by seq, in posting order).
+  std::map<uint64_t, std::vector<uint8_t>> transfer_buffers;
+  std::vector<std::pair<uint64_t, uint64_t>> needs;  // {transfer id, length}
+  std::map<uint64_t, std::vector<uint8_t>> receives;
+  std::deque<uint64_t> posted;
+  uint64_t large_received = 0;
+  uint64_t received_into_posted = 0;
 
   uint64_t pending() const {
     uint64_t n = 0;
@@ -66,8 +75,11 @@ struct Side {
 
 class EnginePair {
  public:
-  explicit EnginePair(EngineOptions options = {}, uint32_t seed = 1)
-      : a(1, options), b(2, options), rng(seed) {
+  explicit EnginePair(EngineOptions options = {}, uint32_t seed = 1, uint64_t budget_bytes = 0)
+      : budget(budget_bytes > 0 ? std::make_unique<ReceiveBudget>(budget_bytes) : nullptr),
+        a(1, with_budget(options, budget.get())),
+        b(2, with_budget(options, budget.get())),
+        rng(seed) {
     a.transport.connect(&b.transport);
     b.transport.connect(&a.transport);
     a.engine.attach(&a.transport);
@@ -80,7 +92,46 @@ class EnginePair {
     process(b, a);
   }
 
+  static EngineOptions with_budget(EngineOptions options, ReceiveBudget* shared) {
+    options.budget = shared;
+    return options;
+  }
+
   Side& peer_of(Side& s) { return &s == &a ? b : a; }
+
+  // "Java" answers a transfer's request for a buffer (allocates exactly its length).
+  void answer_need(Side& s, std::size_t index) {
+    auto [id, length] = s.needs[index];
+    s.needs.erase(s.needs.begin() + static_cast<std::ptrdiff_t>(index));
+    std::vector<uint8_t>& buffer = s.transfer_buffers[id];
+    buffer.assign(length, 0xEE);
+    Submission sub{};
+    sub.kind = static_cast<uint8_t>(OpKind::kTransferBuffer);
+    sub.compare_add = id;
+    sub.local_address = reinterpret_cast<uintptr_t>(buffer.data());
+    sub.length = static_cast<uint32_t>(length);
+    sub.lkey = 0x99;
+    s.engine.submit(&sub, 1);
+  }
+
+  // "Java" posts a receive of `length` bytes.
+  void post_receive(Side& s, uint32_t length) {
+    Submission sub{};
+    sub.kind = static_cast<uint8_t>(OpKind::kReceive);
+    sub.seq = s.next_seq++;
+    std::vector<uint8_t>& buffer = s.receives[sub.seq];
+    buffer.assign(length, 0xDD);
+    s.posted.push_back(sub.seq);
+    sub.local_address = reinterpret_cast<uintptr_t>(buffer.data());
+    sub.length = length;
+    sub.lkey = 0x98;
+    s.engine.submit(&sub, 1);
+  }
+
+  void retry_budget() {
+    if (budget == nullptr) return;
+    for (uint32_t key : budget->waiters_to_retry()) (key == 1 ? a : b).engine.retry_budget();
+  }
 
   // Java's side of a submission: the model op, then one Submission record.
   Submission make(Side& s, OpKind kind, uint32_t length = 0) {
@@ -130,6 +181,21 @@ class EnginePair {
     auto fail = [&](const std::string& what) {
       if (s.violation.empty()) s.violation = what;
     };
+    // Every message carries its index (the sender's count) and a pattern: in order and intact.
+    auto check_message = [&](const uint8_t* payload, uint32_t length) {
+      uint64_t index;
+      std::memcpy(&index, payload, 8);
+      if (index != s.data_received) {
+        fail("message " + std::to_string(index) + " arrived, expected " + std::to_string(s.data_received));
+      }
+      for (uint32_t i = 8; i < length; ++i) {
+        if (payload[i] != static_cast<uint8_t>(index * 31 + i)) {
+          fail("message " + std::to_string(index) + " has a wrong byte at " + std::to_string(i));
+          break;
+        }
+      }
+      ++s.data_received;
+    };
     for (const EventRecord& r : s.sink.records) {
       if (s.closed) fail("a record after kChannelClosed (kind " + std::to_string(r.kind) + ")");
       switch (static_cast<EventKind>(r.kind)) {
@@ -162,20 +228,36 @@ class EnginePair {
           break;
         case EventKind::kMessage: {
           uint32_t slot = static_cast<uint32_t>(r.a);
-          const uint8_t* payload = s.transport.ring_slot(slot) + wire::kHeaderSize;
-          uint64_t index;
-          std::memcpy(&index, payload, 8);
-          if (index != s.data_received) {
-            fail("message " + std::to_string(index) + " arrived, expected " + std::to_string(s.data_received));
-          }
-          for (uint32_t i = 8; i < static_cast<uint32_t>(r.b); ++i) {
-            if (payload[i] != static_cast<uint8_t>(index * 31 + i)) {
-              fail("message " + std::to_string(index) + " has a wrong byte at " + std::to_string(i));
-              break;
-            }
-          }
-          ++s.data_received;
+          check_message(s.transport.ring_slot(slot) + wire::kHeaderSize, static_cast<uint32_t>(r.b));
           s.held.push_back(slot);
+          break;
+        }
+        case EventKind::kTransferNeedsBuffer:
+          if (static_cast<uint64_t>(r.d) > s.engine.local_handshake().max_message) fail("a buffer beyond max_message");
+          s.needs.emplace_back(static_cast<uint64_t>(r.c), static_cast<uint64_t>(r.d));
+          break;
+        case EventKind::kLargeMessage: {
+          auto it = s.transfer_buffers.find(static_cast<uint64_t>(r.c));
+          if (it == s.transfer_buffers.end() || it->second.size() != static_cast<std::size_t>(r.b)) {
+            fail("kLargeMessage " + std::to_string(r.c) + " without its buffer");
+            break;
+          }
+          check_message(it->second.data(), static_cast<uint32_t>(r.b));
+          s.transfer_buffers.erase(it);
+          ++s.large_received;
+          break;
+        }
+        case EventKind::kReceiveDone: {
+          if (s.posted.empty() || s.posted.front() != static_cast<uint64_t>(r.c)) {
+            fail("kReceiveDone for seq " + std::to_string(r.c) + " out of posting order");
+            break;
+          }
+          s.posted.pop_front();
+          if (r.a == static_cast<int32_t>(ReceiveStatus::kReceived)) {
+            check_message(s.receives[static_cast<uint64_t>(r.c)].data(), static_cast<uint32_t>(r.b));
+            ++s.received_into_posted;
+          }
+          s.receives.erase(static_cast<uint64_t>(r.c));
           break;
         }
         case EventKind::kImmediate:
@@ -202,7 +284,7 @@ class EnginePair {
   void step(bool submit_allowed = true) {
     Side& s = rng() % 2 == 0 ? a : b;
     Side& p = peer_of(s);
-    switch (rng() % 8) {
+    switch (rng() % 10) {
       case 0:
       case 1: {
         if (!submit_allowed || !s.open || s.closed) break;
@@ -212,7 +294,11 @@ class EnginePair {
           static const OpKind kinds[] = {OpKind::kSend, OpKind::kSend, OpKind::kSend, OpKind::kWrite,
                                          OpKind::kWriteWithImmediate, OpKind::kRead, OpKind::kFetchAndAdd};
           OpKind kind = kinds[rng() % 7];
-          batch[i] = make(s, kind, 8 + static_cast<uint32_t>(rng() % (s.engine.options().eager - 24)));
+          uint32_t eager = s.engine.options().eager;
+          // One send in four is larger than a receive buffer: a rendezvous.
+          uint32_t length = kind == OpKind::kSend && rng() % 4 == 0 ? eager + static_cast<uint32_t>(rng() % (3 * eager))
+                                                                    : 8 + static_cast<uint32_t>(rng() % (eager - 24));
+          batch[i] = make(s, kind, length);
           if (kind != OpKind::kSend) batch[i].length = std::min<uint32_t>(batch[i].length, 64);
         }
         s.engine.submit(batch, n);
@@ -239,7 +325,15 @@ class EnginePair {
           s.engine.submit(&r, 1);
         }
         break;
+      case 8:
+        if (!s.needs.empty() && !s.closed) answer_need(s, rng() % s.needs.size());
+        break;
+      case 9:
+        // Now and then the application posts a receive large enough for any message of the test.
+        if (s.open && !s.closed && rng() % 4 == 0) post_receive(s, 4 * s.engine.options().eager);
+        break;
     }
+    retry_budget();
     // A side that asked to disconnect takes the connection down for both (as rdma_disconnect does).
     if ((s.transport.disconnect_requested || p.transport.disconnect_requested) && !down) {
       down = true;
@@ -262,6 +356,10 @@ class EnginePair {
           busy = true;
         }
         while (s->transport.deliver_one(s->engine)) busy = true;
+        while (!s->needs.empty() && !s->closed) {
+          answer_need(*s, 0);
+          busy = true;
+        }
         if (!s->held.empty()) {
           std::vector<Submission> releases;
           for (uint32_t slot : s->held) releases.push_back(release(slot));
@@ -282,6 +380,7 @@ class EnginePair {
         b.transport.flush_all();
         busy = true;
       }
+      retry_budget();
       process(a, b);
       process(b, a);
       if (!busy) return;
@@ -289,6 +388,7 @@ class EnginePair {
     ADD_FAILURE() << "the pair did not settle";
   }
 
+  std::unique_ptr<ReceiveBudget> budget;  // shared by both sides, as a context's is by its channels
   Side a;
   Side b;
   std::mt19937 rng;

@@ -44,7 +44,7 @@ class FakeTransport : public ChannelTransport {
       if (wr.header != nullptr) {
         // A real HCA reads the header when it executes the request; the header slot stays put
         // until the slot completes, so copying it now is the same.
-        headers_.emplace_back(wr.header, wr.header + wire::kHeaderSize);
+        headers_.emplace_back(wr.header, wr.header + wr.header_length);
       } else {
         headers_.emplace_back();
       }
@@ -63,6 +63,36 @@ class FakeTransport : public ChannelTransport {
     disconnect_requested = true;
   }
 
+  Exposure expose_for_read(uint64_t address, uint64_t length) override {
+    if (fail_next_expose) {
+      fail_next_expose = false;
+      throw RdmaError(ErrorKind::kNative, "fake registration failed", 12);
+    }
+    Region r{address, length, next_rkey_++, next_handle_++};
+    regions_.push_back(r);
+    return Exposure{r.handle, r.rkey};
+  }
+
+  void revoke(uint64_t handle) noexcept override {
+    for (std::size_t i = 0; i < regions_.size(); ++i) {
+      if (regions_[i].handle == handle) {
+        regions_.erase(regions_.begin() + static_cast<std::ptrdiff_t>(i));
+        ++revoked;
+        return;
+      }
+    }
+    ++unknown_revokes;
+  }
+
+  // Whether [address, +length) lies inside a region exposed under rkey (what an HCA checks).
+  bool exposed(uint64_t address, uint64_t length, uint32_t rkey) const {
+    for (const Region& r : regions_) {
+      if (r.rkey == rkey && address >= r.address && address + length <= r.address + r.length) return true;
+    }
+    return false;
+  }
+  std::size_t exposures() const { return regions_.size(); }
+
   // Executes the oldest posted send request. Returns a text when the protocol did something a
   // real queue pair would punish (receiver not ready), else "".
   std::string execute_one(int status = kStatusSuccess) {
@@ -78,19 +108,31 @@ class FakeTransport : public ChannelTransport {
     }
     switch (wr.kind) {
       case OpKind::kSend:
-      case OpKind::kCredit: {
+      case OpKind::kCredit:
+      case OpKind::kControl: {
         if (peer_->receives_.empty()) return "receiver not ready: a send without a posted receive at the peer";
         uint32_t slot = peer_->receives_.front();
         peer_->receives_.pop_front();
         uint8_t* into = peer_->ring_ + static_cast<std::size_t>(slot) * peer_->eager_;
-        if (wire::kHeaderSize + wr.length > peer_->eager_) return "message longer than the receive buffer";
-        std::memcpy(into, header.data(), wire::kHeaderSize);
+        if (header.size() + wr.length > peer_->eager_) return "message longer than the receive buffer";
+        std::memcpy(into, header.data(), header.size());
         if (wr.length > 0) {
-          std::memcpy(into + wire::kHeaderSize, reinterpret_cast<const void*>(wr.local_address), wr.length);
+          std::memcpy(into + header.size(), reinterpret_cast<const void*>(wr.local_address), wr.length);
         }
-        peer_->completions_.push_back({true, slot, kStatusSuccess, static_cast<uint32_t>(wire::kHeaderSize) + wr.length});
+        peer_->completions_.push_back({true, slot, kStatusSuccess, static_cast<uint32_t>(header.size()) + wr.length});
         break;
       }
+      case OpKind::kTransferRead:
+        // The peer's HCA checks the key and the range against what the peer exposed.
+        if (!peer_->exposed(wr.remote_address, wr.length, wr.rkey)) {
+          broken_ = true;
+          completions_.push_back({false, wr.slot, kStatusRemoteAccess});
+          return "";
+        }
+        std::memcpy(reinterpret_cast<void*>(wr.local_address), reinterpret_cast<const void*>(wr.remote_address),
+                    wr.length);
+        ++reads_executed;
+        break;
       case OpKind::kWriteWithImmediate: {
         if (peer_->receives_.empty()) return "receiver not ready: a write with immediate without a posted receive";
         uint32_t slot = peer_->receives_.front();
@@ -117,7 +159,9 @@ class FakeTransport : public ChannelTransport {
         break;
       }
       case OpKind::kReleaseReceive:
-        return "a release reached the transport";
+      case OpKind::kReceive:
+      case OpKind::kTransferBuffer:
+        return "a receive-side submission reached the transport";
     }
     if (wr.signaled) completions_.push_back({false, wr.slot, kStatusSuccess});
     return "";
@@ -158,7 +202,12 @@ class FakeTransport : public ChannelTransport {
 
   bool disconnect_requested = false;
   bool fail_next_post = false;
+  bool fail_next_expose = false;
   int chains_posted = 0;
+  int reads_executed = 0;
+  int revoked = 0;
+  int unknown_revokes = 0;
+  static constexpr int kStatusRemoteAccess = 10;  // IBV_WC_REM_ACCESS_ERR
 
  private:
   uint8_t* ring_;
@@ -169,6 +218,15 @@ class FakeTransport : public ChannelTransport {
   std::deque<std::vector<uint8_t>> headers_;
   std::deque<uint32_t> receives_;
   std::deque<FakeCompletion> completions_;
+  struct Region {
+    uint64_t address;
+    uint64_t length;
+    uint32_t rkey;
+    uint64_t handle;
+  };
+  std::vector<Region> regions_;
+  uint32_t next_rkey_ = 0x100;
+  uint64_t next_handle_ = 1;
 };
 
 }  // namespace jrdma::test

@@ -21,14 +21,35 @@ import java.util.concurrent.CompletableFuture;
 public interface RdmaChannel extends AutoCloseable {
     InetSocketAddress remoteAddress();
 
-    /** Largest message {@link #send} accepts (the peer's receive buffer size minus the header). */
+    /**
+     * Largest message {@link #send} accepts: the peer's {@link RdmaConfig#maxMessageSize()} (before the
+     * channel is open, this side's).
+     */
     int maxMessageSize();
 
     /** Sets the handler for incoming messages; messages that arrived before are delivered to it now. */
     void setHandler(ChannelHandler handler);
 
-    /** Sends bytes [offset, offset + length) of a registered buffer; completes when the peer's HCA has them. */
+    /**
+     * Sends bytes [offset, offset + length) of a registered buffer, any length up to {@link #maxMessageSize()}.
+     * Up to {@link RdmaConfig#eagerSize()} - 16 bytes the message is copied into one of the peer's receive
+     * buffers and the future completes when the peer's device has it; a longer one goes by rendezvous: the
+     * peer reads it straight from this buffer into its destination (exactly these bytes are readable by
+     * it, and only until then), and the future completes when the peer has every byte — the buffer may
+     * then be reused. The peer receives every message in the order they were sent, whatever their size.
+     * Fails with {@link BufferTooSmallException} when the receive the peer posted for it is too small.
+     */
     CompletableFuture<Void> send(RegisteredBuffer buffer, int offset, int length);
+
+    /**
+     * Posts a buffer for the next message that arrives (receives are filled in the order they are
+     * posted; messages that find no posted receive go to the handler). A message above the eager size
+     * is read by the device straight into it, with no copy. Completes with the message's length; a
+     * message longer than {@code length} fails it with {@link BufferTooSmallException} carrying the
+     * needed size (an eager message then goes to the handler instead; a larger one is not transferred
+     * and its sender's send fails too). The buffer must stay open until the future completes.
+     */
+    CompletableFuture<Integer> receive(RegisteredBuffer buffer, int offset, int length);
 
     /** RDMA WRITE of local bytes into the peer's memory. */
     CompletableFuture<Void> write(RegisteredBuffer local, int offset, RemoteBuffer remote, long remoteOffset, int length);

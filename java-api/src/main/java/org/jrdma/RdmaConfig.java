@@ -32,6 +32,9 @@ public final class RdmaConfig {
     private final int eagerSize;
     private final int maxInline;
     private final int connectTimeoutMillis;
+    private final int maxMessageSize;
+    private final int rendezvousTransfers;
+    private final long receiveBudget;
 
     private RdmaConfig(Builder b) {
         if (b.port != 0 && b.device == null) {
@@ -54,6 +57,9 @@ public final class RdmaConfig {
         this.eagerSize = b.eagerSize;
         this.maxInline = b.maxInline;
         this.connectTimeoutMillis = b.connectTimeoutMillis;
+        this.maxMessageSize = Math.max(b.maxMessageSize, b.eagerSize - 16);
+        this.rendezvousTransfers = b.rendezvousTransfers;
+        this.receiveBudget = b.receiveBudget;
     }
 
     public static Builder builder() {
@@ -203,6 +209,27 @@ public final class RdmaConfig {
         return connectTimeoutMillis;
     }
 
+    /**
+     * The largest message this side receives (announced to the peer, whose sends above it are refused
+     * locally); never below eagerSize - 16. Messages above eagerSize - 16 go by rendezvous.
+     */
+    public int maxMessageSize() {
+        return maxMessageSize;
+    }
+
+    /** Rendezvous messages a channel reads at a time (announced: the peer starts no more). */
+    public int rendezvousTransfers() {
+        return rendezvousTransfers;
+    }
+
+    /**
+     * Bytes a context reads by rendezvous at a time, over all its channels: a large message is
+     * given memory only once its length fits (one larger than the whole budget goes alone).
+     */
+    public long receiveBudget() {
+        return receiveBudget;
+    }
+
     @Override
     public String toString() {
         return "RdmaConfig{device=" + (device == null ? "auto" : device) + ", port=" + (port == 0 ? "auto" : port)
@@ -211,7 +238,8 @@ public final class RdmaConfig {
                 + ", retryCount=" + retryCount + ", rnrRetry=" + rnrRetry + ", serviceLevel=" + serviceLevel
                 + ", trafficClass=" + trafficClass + ", busyPoll=" + busyPoll + ", completionQueueSize="
                 + (completionQueueSize == 0 ? "auto" : completionQueueSize) + ", eagerSize=" + eagerSize
-                + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis + "}";
+                + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis + ", maxMessageSize="
+                + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers + ", receiveBudget=" + receiveBudget + "}";
     }
 
     /** Builds a configuration; each setter checks its value at once. */
@@ -233,6 +261,9 @@ public final class RdmaConfig {
         private int eagerSize = 4096;
         private int maxInline = 236; // perftest's default for RC; small sends then need no DMA read of the payload
         private int connectTimeoutMillis = 5000;
+        private int maxMessageSize = 1 << 30;
+        private int rendezvousTransfers = 8;
+        private long receiveBudget = 256L << 20;
 
         private Builder() {
         }
@@ -376,6 +407,28 @@ public final class RdmaConfig {
         /** How long address/route resolution and connecting may take. */
         public Builder connectTimeoutMillis(int millis) {
             this.connectTimeoutMillis = range("connectTimeoutMillis", millis, 100, 600_000, "milliseconds");
+            return this;
+        }
+
+        /** The largest message this side receives, 1..2^31-1 bytes (default 1 GiB). */
+        public Builder maxMessageSize(int bytes) {
+            this.maxMessageSize = range("maxMessageSize", bytes, 1, Integer.MAX_VALUE, "bytes");
+            return this;
+        }
+
+        /** Rendezvous messages a channel reads at a time, 1..1024 (default 8). */
+        public Builder rendezvousTransfers(int transfers) {
+            this.rendezvousTransfers = range("rendezvousTransfers", transfers, 1, 1024, "transfers per channel");
+            return this;
+        }
+
+        /** Bytes a context reads by rendezvous at a time, 1 MiB..1 TiB (default 256 MiB). */
+        public Builder receiveBudget(long bytes) {
+            if (bytes < (1L << 20) || bytes > (1L << 40)) {
+                throw new ConfigurationException("receiveBudget=" + bytes + " is out of range; allowed: 1048576.."
+                        + (1L << 40) + " (bytes being received at a time)");
+            }
+            this.receiveBudget = bytes;
             return this;
         }
 

@@ -4,8 +4,9 @@ import java.nio.ByteBuffer;
 
 /**
  * A received message. Its payload is a read-only view of the receive buffer, valid until the
- * handler returns — or, after {@link #retain()}, until {@link #release()}. While a message is held
- * its receive buffer is not re-posted and its credit not returned, which slows the sender down.
+ * handler returns — or, after {@link #retain()}, until {@link #release()}. While a small (eager)
+ * message is held its receive buffer is not re-posted and its credit not returned, which slows the
+ * sender down; a large one lies in a registered buffer of its own, which release() gives back.
  */
 public interface RdmaMessage {
     /** Read-only view: position 0, limit {@link #length()}. */

@@ -7,7 +7,7 @@ import java.util.List;
 /** Command-line options of {@code bench}, in the spirit of perftest's. */
 final class BenchOptions {
     static final List<String> ALL_TESTS = List.of("send_lat", "write_lat", "read_lat", "send_bw", "write_bw", "read_bw");
-    static final int EAGER = 64 * 1024 + 16; // sends up to 64 KiB; larger ones need rendezvous
+    static final int EAGER = 64 * 1024 + 16; // sends up to 64 KiB are eager; larger ones go by rendezvous
 
     List<String> tests = ALL_TESTS;
     List<Integer> sizes = List.of(8, 64, 512, 4096, 65536, 1 << 20, 4 << 20);
@@ -90,7 +90,7 @@ final class BenchOptions {
         return String.join("\n",
                 "usage: java -jar jrdma-bench.jar bench [options]",
                 "  --tests send_lat,write_lat,read_lat,send_bw,write_bw,read_bw   (default: all)",
-                "  --sizes 8,64,4K,64K,1M,4M     message sizes (send tests stop at 64K: no rendezvous yet)",
+                "  --sizes 8,64,4K,64K,1M,4M     message sizes (sends above 64K go by rendezvous)",
                 "  --iters N | --lat-iters N | --bw-iters N   iterations per size (default 1000)",
                 "  --warmup N                    untimed iterations before each size (default 200, at most as many",
                 "                                as the timed ones); before all",

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
 final class ChannelOp extends CompletableFuture<Object> {
     enum Kind {
         SEND("SEND", 1), WRITE("RDMA_WRITE", 3), WRITE_IMM("RDMA_WRITE_WITH_IMM", 4), READ("RDMA_READ", 5),
-        COMPARE_AND_SWAP("ATOMIC_CMP_AND_SWP", 6), FETCH_AND_ADD("ATOMIC_FETCH_AND_ADD", 7);
+        COMPARE_AND_SWAP("ATOMIC_CMP_AND_SWP", 6), FETCH_AND_ADD("ATOMIC_FETCH_AND_ADD", 7), RECEIVE("RECV", 9);
 
         final String verb;
         /** OpKind in native/src/protocol/submission.h. */
@@ -27,7 +27,18 @@ final class ChannelOp extends CompletableFuture<Object> {
                     return kind.verb;
                 }
             }
-            return opKind == 0 ? "RECV" : opKind == 2 ? "SEND(credit)" : "op " + opKind;
+            switch (opKind) {
+                case 0:
+                    return "RECV";
+                case 2:
+                    return "SEND(credit)";
+                case 11:
+                    return "SEND(rendezvous)";
+                case 12:
+                    return "RDMA_READ(rendezvous)";
+                default:
+                    return "op " + opKind;
+            }
         }
 
         boolean atomic() {

@@ -8,7 +8,8 @@ import org.jrdma.RdmaConfig;
  * take them (native/src/jni/channel_natives.cc, JRDMA_CHANNEL_SETTINGS). Every validated option
  * reaches the queue pair: port (checked against the connection's), GID index (when configured;
  * otherwise rdma_cm's choice for the address), path MTU (the smaller of both ends' and the path's),
- * P_Key index, service level and traffic class.
+ * P_Key index, service level and traffic class; and what the channel announces to its peer: the
+ * largest message it receives and the rendezvous transfers it reads at a time.
  */
 final class ChannelSettings {
     private final RdmaConfig config;
@@ -26,12 +27,13 @@ final class ChannelSettings {
     long createChannel(long context) {
         return NativeChannel.createChannel0(context, config.queueDepth(), config.eagerSize(), config.maxInline(),
                 config.timeout(), config.retryCount(), config.rnrRetry(), port, gidIndex, mtu, config.pkeyIndex(),
-                config.serviceLevel(), config.trafficClass());
+                config.serviceLevel(), config.trafficClass(), config.maxMessageSize(), config.rendezvousTransfers());
     }
 
     long listen(long context, String ip, int ipPort, int backlog) {
         return NativeChannel.listen0(context, ip, ipPort, backlog, config.queueDepth(), config.eagerSize(),
                 config.maxInline(), config.timeout(), config.retryCount(), config.rnrRetry(), port, gidIndex, mtu,
-                config.pkeyIndex(), config.serviceLevel(), config.trafficClass());
+                config.pkeyIndex(), config.serviceLevel(), config.trafficClass(), config.maxMessageSize(),
+                config.rendezvousTransfers());
     }
 }

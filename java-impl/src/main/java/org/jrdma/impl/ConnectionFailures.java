@@ -2,6 +2,7 @@ package org.jrdma.impl;
 
 import java.net.InetSocketAddress;
 import org.jrdma.AddressResolutionException;
+import org.jrdma.BufferTooSmallException;
 import org.jrdma.ConnectTimeoutException;
 import org.jrdma.ConnectionException;
 import org.jrdma.ConnectionRefusedException;
@@ -10,6 +11,7 @@ import org.jrdma.ProtocolException;
 import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaException;
 import org.jrdma.RdmaOperationException;
+import org.jrdma.RegistrationException;
 import org.jrdma.RouteResolutionException;
 
 /**
@@ -27,9 +29,13 @@ final class ConnectionFailures {
         "RDMA_PKEY"};
     private static final String[] DECODE = {"ok", "message shorter than its header", "unknown message type",
         "reserved flag bits set", "length field does not match the bytes received", "length field beyond the receive buffer",
-        "more credits returned than were taken", "credit message with a payload"};
+        "more credits returned than were taken", "credit message with a payload",
+        "rendezvous control message of the wrong length"};
     private static final String[] VIOLATIONS = {"the peer returned more credits than it can owe in total",
-        "a message id other than the next one (lost or repeated message)", "a receive completion for a buffer that was not posted"};
+        "a message id other than the next one (lost or repeated message)", "a receive completion for a buffer that was not posted",
+        "a rendezvous message above this side's maxMessageSize (or empty)",
+        "more rendezvous messages at a time than this side's rendezvousTransfers",
+        "a rendezvous answer for no transfer of ours", "a reserved field or an unknown status in a rendezvous message"};
 
     private ConnectionFailures() {
     }
@@ -71,7 +77,8 @@ final class ConnectionFailures {
                 }
                 return new RdmaOperationException(ChannelOp.Kind.verbOf((int) detail), code, WorkCompletion.status(code));
             case EventRecords.CLOSED_PROTOCOL_ERROR:
-                return new ProtocolException("malformed message from " + remote + ": " + decodeStatus(code) + "; channel closed");
+                return new ProtocolException("malformed message from " + remote + ": " + decodeStatus(code)
+                        + (code == 103 ? " (it announced " + detail + " bytes)" : "") + "; channel closed");
             case EventRecords.CLOSED_CONNECT_FAILED:
                 if (code == 10) {
                     String to = remote == null ? "an incoming connection" : "connecting to " + remote;
@@ -85,6 +92,30 @@ final class ConnectionFailures {
             default:
                 return new RdmaClosedException("closed (cause " + cause + ")");
         }
+    }
+
+    /** How a send by rendezvous failed (kOpDone with an OpStatus; native/src/protocol/event_record.h). */
+    static RdmaException rendezvousFailure(InetSocketAddress remote, int status, int length, long detail) {
+        switch (status) {
+            case EventRecords.PEER_BUFFER_TOO_SMALL:
+                return new BufferTooSmallException("the receive " + remote + " posted for this message holds " + detail
+                        + " bytes; the message has " + length + " (nothing was transferred)", length, detail);
+            case EventRecords.PEER_COULD_NOT_RECEIVE:
+                return new RdmaException(remote + " could not allocate " + length + " bytes for this message (errno " + detail
+                        + "); nothing was transferred", (int) detail);
+            case EventRecords.EXPOSE_FAILED:
+                return new RegistrationException("registering the " + length + " bytes of this message for the peer's"
+                        + " RDMA READ failed (ibv_reg_mr, errno " + detail + "; for ENOMEM or EPERM raise the locked-memory"
+                        + " limit, ulimit -l)", (int) detail);
+            default:
+                return new RdmaException("send failed (status " + status + ")", 0);
+        }
+    }
+
+    /** A posted receive too small for the message that came. */
+    static BufferTooSmallException receiveTooSmall(InetSocketAddress remote, long required, int size) {
+        return new BufferTooSmallException("a message of " + required + " bytes from " + remote + " does not fit the"
+                + " posted receive of " + size + " bytes", required, size);
     }
 
     static ConnectionException exception(InetSocketAddress remote, int failure, int status, int reason, long detail) {

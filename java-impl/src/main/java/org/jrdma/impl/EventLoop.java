@@ -136,6 +136,16 @@ final class EventLoop implements Runnable {
             case EventRecords.KIND_IMMEDIATE:
                 channel.onImmediate(records.receiveSlot(i), records.immediate(i));
                 break;
+            case EventRecords.KIND_TRANSFER_NEEDS_BUFFER:
+                channel.deliveries.onTransferNeedsBuffer(records.transferId(i), records.transferLength(i));
+                break;
+            case EventRecords.KIND_LARGE_MESSAGE:
+                channel.deliveries.onLargeMessage(records.messageId(i), records.messageLength(i));
+                break;
+            case EventRecords.KIND_RECEIVE_DONE:
+                channel.onReceiveDone(records.receiveSeq(i), records.receiveStatus(i), records.receivedLength(i),
+                        records.receiveDetail(i));
+                break;
             case EventRecords.KIND_CHANNEL_OPEN:
                 channel.onOpen(records.peerCredits(i), records.peerMaxMessage(i));
                 break;

@@ -27,6 +27,18 @@ final class EventRecords {
     static final int KIND_INCOMING_REJECTED = 8;
     static final int KIND_ASYNC_EVENT = 9;
     static final int KIND_WAKEUP = 10;
+    static final int KIND_TRANSFER_NEEDS_BUFFER = 11;
+    static final int KIND_LARGE_MESSAGE = 12;
+    static final int KIND_RECEIVE_DONE = 13;
+
+    /** ReceiveStatus of kReceiveDone. */
+    static final int RECEIVED = 0;
+    static final int RECEIVE_TOO_SMALL = 1;
+
+    /** OpStatus of kOpDone beyond ibv_wc_status: how a rendezvous send ended. */
+    static final int PEER_BUFFER_TOO_SMALL = 1001;
+    static final int PEER_COULD_NOT_RECEIVE = 1002;
+    static final int EXPOSE_FAILED = 1003;
 
     /** ClosedCause of kChannelClosed. */
     static final int CLOSED_LOCAL = 1;
@@ -86,7 +98,7 @@ final class EventRecords {
         return c(i);
     }
 
-    // kMessage, kImmediate
+    // kMessage, kImmediate, kLargeMessage (length and id)
     int receiveSlot(int i) {
         return a(i);
     }
@@ -101,6 +113,33 @@ final class EventRecords {
 
     int immediate(int i) {
         return b(i);
+    }
+
+    // kTransferNeedsBuffer
+    long transferId(int i) {
+        return c(i);
+    }
+
+    long transferLength(int i) {
+        return d(i);
+    }
+
+    // kReceiveDone
+    int receiveStatus(int i) {
+        return a(i);
+    }
+
+    int receivedLength(int i) {
+        return b(i);
+    }
+
+    long receiveSeq(int i) {
+        return c(i);
+    }
+
+    /** The message id (received), or the message's length (too small). */
+    long receiveDetail(int i) {
+        return d(i);
     }
 
     // kChannelOpen

@@ -18,9 +18,9 @@ import org.jrdma.RemoteBuffer;
 
 /**
  * A channel: the Java face of a native channel engine (native/src/protocol/channel_engine.h), which
- * owns the protocol — credits, message ids, the send window, the receive ring, credit messages and
- * close. This class checks arguments, turns operations into futures, dispatches deliveries to the
- * {@link ChannelHandler} and implements retain/release.
+ * owns the protocol — credits, message ids, the send window, the receive ring, rendezvous, credit
+ * messages and close. This class checks arguments, turns operations (and posted receives) into
+ * futures and dispatches records; {@link Deliveries} hands messages to the {@link ChannelHandler}.
  *
  * <p>Submitting: an operation gets the next sequence number, joins {@link #pending} (submission order)
  * and becomes a 64-byte record in {@link #submissions}; a caller's thread hands it to the engine at
@@ -44,19 +44,19 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     final long handle;
     final int key;
     private final InetSocketAddress remote;
-    private final int eager;
+    private final int ownMaxMessage;
     private final Object lock = new Object();
     private final CompletableFuture<RdmaChannel> connected = new CompletableFuture<>();
     private final CompletableFuture<Throwable> closed = new CompletableFuture<>();
-    private final JniMessage[] messages; // one per receive slot, over the native receive ring
+    final Deliveries deliveries;
 
     // Guarded by lock.
     private State state = State.CONNECTING;
     private Throwable closeCause;
     private long nextSeq;
     private final ArrayDeque<ChannelOp> pending = new ArrayDeque<>();
+    private final ArrayDeque<ChannelOp> receives = new ArrayDeque<>(); // posted, filled in this order
     private final Submissions submissions = new Submissions(SUBMISSION_BATCH);
-    private final ArrayDeque<long[]> held = new ArrayDeque<>(); // {slot, length, id}: no handler yet
     private RdmaOperationException operationError; // the failed operation's, shared with the close
     boolean dirty; // loop thread: has submissions for the end of the batch
 
@@ -71,15 +71,10 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         this.handle = handle;
         this.key = NativeChannel.key0(handle);
         this.remote = remote;
-        this.eager = config.eagerSize();
+        this.ownMaxMessage = config.maxMessageSize();
         this.handler = handler;
         ByteBuffer ring = NativeChannel.ring0(handle).order(ByteOrder.LITTLE_ENDIAN);
-        this.messages = new JniMessage[config.queueDepth()];
-        for (int slot = 0; slot < messages.length; slot++) {
-            ByteBuffer view = ring.duplicate();
-            view.clear().position(slot * eager + HEADER_BYTES).limit((slot + 1) * eager);
-            messages[slot] = new JniMessage(this, slot, view.slice().asReadOnlyBuffer());
-        }
+        this.deliveries = new Deliveries(this, ring, config.queueDepth(), config.eagerSize());
     }
 
     CompletableFuture<RdmaChannel> connectedFuture() {
@@ -94,16 +89,20 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     @Override
     public int maxMessageSize() {
         int peer = peerMaxMessage;
-        return peer > 0 ? peer : eager - HEADER_BYTES;
+        return peer > 0 ? peer : ownMaxMessage;
+    }
+
+    ChannelHandler handler() {
+        return handler;
     }
 
     @Override
     public void setHandler(ChannelHandler newHandler) {
         this.handler = java.util.Objects.requireNonNull(newHandler, "handler");
         if (context.inLoopThread()) {
-            deliverHeld();
+            deliveries.deliverHeld();
         } else {
-            context.runOnLoop(this::deliverHeld);
+            context.runOnLoop(deliveries::deliverHeld);
         }
     }
 
@@ -112,6 +111,11 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     @Override
     public CompletableFuture<Void> send(RegisteredBuffer buffer, int offset, int length) {
         return typed(submit(Operations.send(context, buffer, offset, length, maxMessageSize())));
+    }
+
+    @Override
+    public CompletableFuture<Integer> receive(RegisteredBuffer buffer, int offset, int length) {
+        return typed(submit(Operations.receive(context, buffer, offset, length)));
     }
 
     @Override
@@ -158,7 +162,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
                 return op;
             }
             op.seq = nextSeq++;
-            pending.addLast(op);
+            (op.kind == ChannelOp.Kind.RECEIVE ? receives : pending).addLast(op);
             if (submissions.isFull()) {
                 flushSubmissionsLocked();
             }
@@ -180,6 +184,21 @@ final class JniChannel extends NativeResource implements RdmaChannel {
                 flushSubmissionsLocked();
             }
             submissions.addRelease(slot);
+            submittedLocked();
+        }
+    }
+
+    /** The destination of a rendezvous transfer (null: refused with errno), for the engine. */
+    void submitTransferBuffer(long id, BufferBase buffer, int errno) {
+        synchronized (lock) {
+            if (state == State.CLOSED) {
+                return; // the buffer is closed with the channel's deliveries
+            }
+            if (submissions.isFull()) {
+                flushSubmissionsLocked();
+            }
+            submissions.addTransferBuffer(id, buffer == null ? 0 : buffer.registration.address + buffer.offset,
+                    buffer == null ? 0 : buffer.length, buffer == null ? 0 : buffer.registration.lkey, errno);
             submittedLocked();
         }
     }
@@ -240,7 +259,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
                 callbackThrew("onOpen", t);
             }
         }
-        deliverHeld();
+        deliveries.open();
     }
 
     void onOpDone(long seq, int status, long result) {
@@ -257,6 +276,8 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         }
         if (status == WorkCompletion.SUCCESS) {
             op.succeed(op.kind.atomic() ? (Object) result : null);
+        } else if (status >= EventRecords.PEER_BUFFER_TOO_SMALL) {
+            op.fail(ConnectionFailures.rendezvousFailure(remote, status, op.length, result));
         } else if (status == WorkCompletion.WR_FLUSH_ERR) {
             op.fail(closedException()); // flushed by our own close
         } else {
@@ -282,16 +303,27 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     }
 
     void onMessage(int slot, int length, long id) {
+        deliveries.onMessage(slot, length, id);
+    }
+
+    /** A posted receive is filled (in posting order), or the message did not fit it. */
+    void onReceiveDone(long seq, int status, int length, long detail) {
+        ChannelOp op;
         synchronized (lock) {
-            if (state == State.CLOSED) {
+            op = receives.peekFirst();
+            if (op == null || op.seq != seq) {
+                if (state != State.CLOSED) {
+                    LOG.log(Level.ERROR, "engine reported receive " + seq + " of " + this + " out of order");
+                }
                 return;
             }
-            if (handler == null || !held.isEmpty()) {
-                held.add(new long[] {slot, length, id});
-                return;
-            }
+            receives.pollFirst();
         }
-        deliver(slot, length, id);
+        if (status == EventRecords.RECEIVED) {
+            op.succeed(length);
+        } else {
+            op.fail(ConnectionFailures.receiveTooSmall(remote, detail, op.length));
+        }
     }
 
     void onImmediate(int slot, int immediate) {
@@ -325,41 +357,17 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         finishClose(reported);
     }
 
-    private void deliver(int slot, int length, long id) {
-        JniMessage message = messages[slot];
-        message.arm(length, id);
-        try {
-            handler.onMessage(this, message);
-        } catch (Throwable t) {
-            callbackThrew("onMessage", t);
-        }
-        message.handlerReturned();
-    }
-
     /**
      * Nothing a callback throws stops the event loop: a RuntimeException is logged and the channel goes
      * on; an Error (an assertion, a stack overflow, out of memory) is logged and closes this channel
      * with it as the cause — every pending operation fails, other channels are not affected.
      */
-    private void callbackThrew(String callback, Throwable t) {
+    void callbackThrew(String callback, Throwable t) {
         if (t instanceof Error) {
             LOG.log(Level.ERROR, "ChannelHandler." + callback + " threw an Error; closing " + this, t);
             fail(t);
         } else {
             LOG.log(Level.WARNING, "ChannelHandler." + callback + " threw", t);
-        }
-    }
-
-    private void deliverHeld() {
-        for (;;) {
-            long[] next;
-            synchronized (lock) {
-                if (state != State.OPEN || handler == null || held.isEmpty()) {
-                    return;
-                }
-                next = held.poll();
-            }
-            deliver((int) next[0], (int) next[1], next[2]);
         }
     }
 
@@ -433,10 +441,12 @@ final class JniChannel extends NativeResource implements RdmaChannel {
                 closeCause = cause;
             }
             failed = new ArrayList<>(pending);
+            failed.addAll(receives);
             pending.clear();
-            held.clear();
+            receives.clear();
             submissions.clear();
         }
+        deliveries.close();
         Throwable reported = closeCause;
         RdmaClosedException error = closedException();
         for (ChannelOp op : failed) {

@@ -53,7 +53,8 @@ final class JniContext extends NativeResource implements RdmaContext {
         this.selection = selection;
         this.channelSettings = new ChannelSettings(config, selection);
         int cqEntries = config.completionQueueSize() > 0 ? config.completionQueueSize() : DEFAULT_CQ_ENTRIES;
-        this.handle = NativeContext.open0(selection.device().name(), selection.port().number(), cqEntries);
+        this.handle = NativeContext.open0(selection.device().name(), selection.port().number(), cqEntries,
+                config.receiveBudget());
         this.loop = new EventLoop(this, handle, config.busyPoll());
         loop.start();
     }

@@ -10,7 +10,7 @@ final class NativeChannel {
     /** Binds and listens; the settings are {@link ChannelSettings}'. */
     static native long listen0(long context, String ip, int ipPort, int backlog, int depth, int eager, int maxInline,
                                int timeout, int retry, int rnrRetry, int port, int gidIndex, int mtu, int pkeyIndex,
-                               int serviceLevel, int trafficClass);
+                               int serviceLevel, int trafficClass, int maxMessage, int rendezvous);
 
     static native int listenerPort0(long listener);
 
@@ -21,7 +21,8 @@ final class NativeChannel {
      * {@link #connect0}: register it under its key first.
      */
     static native long createChannel0(long context, int depth, int eager, int maxInline, int timeout, int retry, int rnrRetry,
-                                      int port, int gidIndex, int mtu, int pkeyIndex, int serviceLevel, int trafficClass);
+                                      int port, int gidIndex, int mtu, int pkeyIndex, int serviceLevel, int trafficClass,
+                                      int maxMessage, int rendezvous);
 
     /** The queue pair's attributes as the device reports them (ibv_query_qp), as text. */
     static native String queuePair0(long channel);

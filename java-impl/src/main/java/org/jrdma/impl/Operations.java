@@ -14,10 +14,16 @@ final class Operations {
     static ChannelOp send(JniContext context, RegisteredBuffer buffer, int offset, int length, int maxMessageSize) {
         BufferBase local = local(context, buffer, offset, length);
         if (length > maxMessageSize) {
-            throw new IllegalArgumentException("message of " + length + " bytes exceeds the eager size: at most "
-                    + maxMessageSize + " bytes per send (larger messages need the rendezvous protocol, not available yet)");
+            throw new IllegalArgumentException("message of " + length + " bytes exceeds the peer's maxMessageSize of "
+                    + maxMessageSize + " bytes (RdmaConfig.maxMessageSize on the receiving side)");
         }
         return new ChannelOp(ChannelOp.Kind.SEND, local, offset, length, 0, 0, 0, 0, 0);
+    }
+
+    /** A receive into [offset, offset + length) of a buffer: the next message lands there. */
+    static ChannelOp receive(JniContext context, RegisteredBuffer buffer, int offset, int length) {
+        BufferBase local = local(context, buffer, offset, length);
+        return new ChannelOp(ChannelOp.Kind.RECEIVE, local, offset, length, 0, 0, 0, 0, 0);
     }
 
     static ChannelOp write(JniContext context, RegisteredBuffer buffer, int offset, RemoteBuffer remote, long remoteOffset,

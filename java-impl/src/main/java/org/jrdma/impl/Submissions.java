@@ -6,7 +6,8 @@ import java.nio.ByteOrder;
 /**
  * A channel's submissions waiting for its next {@link NativeChannel#submit0} call: 64-byte records in
  * native byte order in a direct buffer, laid out as {@code Submission} in native/src/protocol/submission.h
- * (checked at load, {@link Layouts}). They carry only what to do — operations and receive releases; the
+ * (checked at load, {@link Layouts}). They carry only what to do — operations, posted receives, receive
+ * releases and destinations of rendezvous transfers; the
  * native engine decides slots, credits, message ids, signaling and posting order. Not thread-safe: the
  * channel's lock guards it.
  */
@@ -25,6 +26,8 @@ final class Submissions {
     static final int SWAP_OFFSET = 56;
     /** OpKind::kReleaseReceive. */
     static final byte RELEASE_RECEIVE = 8;
+    /** OpKind::kTransferBuffer. */
+    static final byte TRANSFER_BUFFER = 10;
 
     private final ByteBuffer records;
     private final long address;
@@ -81,6 +84,20 @@ final class Submissions {
         int at = count++ * RECORD_BYTES;
         records.put(at + KIND_OFFSET, RELEASE_RECEIVE);
         records.putInt(at + RECEIVE_SLOT_OFFSET, slot);
+    }
+
+    /**
+     * Appends the destination of rendezvous transfer {@code id} ([address, +length), lkey), or its
+     * refusal (length 0) with the errno of the failed allocation.
+     */
+    void addTransferBuffer(long id, long address, int length, int lkey, int errno) {
+        int at = count++ * RECORD_BYTES;
+        records.put(at + KIND_OFFSET, TRANSFER_BUFFER);
+        records.putLong(at + LOCAL_ADDRESS_OFFSET, address);
+        records.putInt(at + LENGTH_OFFSET, length);
+        records.putInt(at + LKEY_OFFSET, lkey);
+        records.putLong(at + COMPARE_ADD_OFFSET, id);
+        records.putLong(at + SWAP_OFFSET, errno);
     }
 
     /** For tests: one byte of the records. */
