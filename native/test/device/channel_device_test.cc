@@ -1,6 +1,7 @@
 // The native engine against a hand-made peer speaking raw rdma_cm/verbs (inside the test-rxe VM):
 // a wrong protocol version is rejected with a reason both sides can decode, and a malformed
-// message is reported as a protocol error instead of being trusted.
+// message, a rendezvous announcing 1 TiB or one with a forged key end that channel with the reason
+// instead of being trusted.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <rdma/rdma_cma.h>
@@ -13,7 +14,9 @@
 #include <vector>
 
 #include "core/context.h"
+#include "wire/control_message.h"
 #include "wire/handshake.h"
+#include "wire/message_header.h"
 
 namespace {
 
@@ -71,6 +74,8 @@ struct RawClient {
     param.private_data_len = sizeof data;
     param.retry_count = 6;
     param.rnr_retry_count = 6;
+    param.responder_resources = 1;  // the server may READ from us (rendezvous)
+    param.initiator_depth = 1;
     if (rdma_connect(id, &param) != 0) return false;
     return next(RDMA_CM_EVENT_ESTABLISHED);
   }
@@ -91,7 +96,8 @@ jrdma::wire::Handshake valid_handshake() {
   jrdma::wire::Handshake h;
   h.credits = 16;
   h.eager = 4096;
-  h.max_message = 4096 - 16;
+  h.max_message = 1u << 30;
+  h.rendezvous = 8;
   return h;
 }
 
@@ -126,7 +132,7 @@ TEST(ChannelDevice, WrongProtocolVersionIsRejectedWithAReasonBothSidesDecode) {
   std::atomic<bool> client_done{false};
   RawClient client;
   jrdma::wire::Handshake future = valid_handshake();
-  future.version = 2;
+  future.version = jrdma::wire::kProtocolVersion + 1;
   std::thread peer([&] {
     client.connect(21001, future);
     client_done = true;
@@ -135,7 +141,7 @@ TEST(ChannelDevice, WrongProtocolVersionIsRejectedWithAReasonBothSidesDecode) {
   run_loop(server, [&](const jrdma::EventRecord& r) {
     if (r.kind == static_cast<int32_t>(jrdma::EventKind::kIncomingRejected)) {
       EXPECT_EQ(static_cast<int32_t>(jrdma::wire::RejectReason::kVersionMismatch), r.a);
-      EXPECT_EQ(2, r.b) << "the server reports the client's version";
+      EXPECT_EQ(jrdma::wire::kProtocolVersion + 1, r.b) << "the server reports the client's version";
       server_saw = true;
     }
     return server_saw && client_done;
@@ -201,4 +207,112 @@ TEST(ChannelDevice, MalformedMessageIsAProtocolErrorNotTrusted) {
   ibv_wc wc;
   for (int i = 0; i < 100 && ibv_poll_cq(client.cq, 1, &wc) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ibv_dereg_mr(mr);
+}
+
+namespace {
+
+// A server context with one channel accepted from a raw client; the test sends raw messages.
+struct RawChannel {
+  explicit RawChannel(int port) : server(rxe0()) {
+    jrdma::ChannelOptions options;
+    options.queue_pair.eager = 4096;
+    options.queue_pair.depth = 16;
+    options.max_message = 1u << 20;
+    sockaddr_in bind = address(kServerIp, port);
+    listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
+    std::atomic<bool> connected{false};
+    std::thread peer([&] { connected = client.connect(port, valid_handshake()); });
+    run_loop(server, [&](const jrdma::EventRecord& r) {
+      if (r.kind == static_cast<int32_t>(jrdma::EventKind::kIncoming)) {
+        channel = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.c));
+      }
+      return r.kind == static_cast<int32_t>(jrdma::EventKind::kChannelOpen);
+    });
+    peer.join();
+    ok = connected.load() && channel != nullptr;
+  }
+
+  // Sends a rendezvous START (message id 0) as the raw client.
+  void send_start(uint64_t address, uint32_t rkey, uint64_t length) {
+    jrdma::wire::encode_header({jrdma::wire::MessageType::kRendezvousStart, 0, 0,
+                                static_cast<uint32_t>(jrdma::wire::kControlPayloadSize), 0},
+                               message);
+    jrdma::wire::encode_start({address, rkey, length}, message + jrdma::wire::kHeaderSize);
+    message_mr = ibv_reg_mr(client.pd, message, sizeof message, IBV_ACCESS_LOCAL_WRITE);
+    ASSERT_NE(nullptr, message_mr);
+    ibv_sge sge{reinterpret_cast<uintptr_t>(message), static_cast<uint32_t>(sizeof message), message_mr->lkey};
+    ibv_send_wr wr{};
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = IBV_WR_SEND;
+    wr.send_flags = IBV_SEND_SIGNALED;
+    ibv_send_wr* bad = nullptr;
+    ASSERT_EQ(0, ibv_post_send(client.id->qp, &wr, &bad));
+  }
+
+  ~RawChannel() {
+    if (channel != nullptr) server.destroy_channel(channel);
+    server.close_listener(listener);
+    jrdma::EventRecord records[8];
+    server.wait_events(records, 8, 0, false);  // runs the queued destroy and close
+    ibv_wc wc;
+    for (int i = 0; i < 100 && ibv_poll_cq(client.cq, 1, &wc) == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (message_mr != nullptr) ibv_dereg_mr(message_mr);
+  }
+
+  jrdma::Context server;
+  jrdma::Listener* listener = nullptr;
+  RawClient client;
+  jrdma::Channel* channel = nullptr;
+  bool ok = false;
+  uint8_t message[jrdma::wire::kHeaderSize + jrdma::wire::kControlPayloadSize] = {};
+  ibv_mr* message_mr = nullptr;
+};
+
+}  // namespace
+
+TEST(ChannelDevice, ARendezvousAnnouncingOneTebibyteIsAProtocolErrorBeforeAnyAllocation) {
+  RawChannel raw(21003);
+  ASSERT_TRUE(raw.ok);
+  raw.send_start(0x10000, 0x1234, 1ull << 40);
+  bool asked_for_memory = false;
+  run_loop(raw.server, [&](const jrdma::EventRecord& r) {
+    asked_for_memory |= r.kind == static_cast<int32_t>(jrdma::EventKind::kTransferNeedsBuffer);
+    if (r.kind != static_cast<int32_t>(jrdma::EventKind::kChannelClosed)) return false;
+    EXPECT_EQ(static_cast<int32_t>(jrdma::ClosedCause::kProtocolError), r.a);
+    EXPECT_EQ(static_cast<int32_t>(jrdma::ProtocolViolation::kTransferTooLong), r.b);
+    EXPECT_EQ(1ll << 40, r.c) << "the announced length is reported";
+    return true;
+  });
+  EXPECT_FALSE(asked_for_memory);
+}
+
+TEST(ChannelDevice, ARendezvousWithAForgedKeyFailsTheReadAndClosesOnlyThatChannel) {
+  RawChannel raw(21004);
+  ASSERT_TRUE(raw.ok);
+  // A real buffer of the client's, but a key it never registered.
+  static uint8_t secret[8192];
+  // Java's part: a destination for the transfer (here plain registered memory).
+  std::vector<uint8_t> destination(sizeof secret);
+  auto region = raw.server.register_memory(destination.data(), destination.size(), IBV_ACCESS_LOCAL_WRITE);
+  raw.send_start(reinterpret_cast<uintptr_t>(secret), 0xdead00, sizeof secret);
+  run_loop(raw.server, [&](const jrdma::EventRecord& r) {
+    if (r.kind == static_cast<int32_t>(jrdma::EventKind::kTransferNeedsBuffer)) {
+      jrdma::Submission s{};
+      s.kind = static_cast<uint8_t>(jrdma::OpKind::kTransferBuffer);
+      s.compare_add = static_cast<uint64_t>(r.c);
+      s.local_address = reinterpret_cast<uintptr_t>(destination.data());
+      s.length = static_cast<uint32_t>(destination.size());
+      s.lkey = region->lkey();
+      raw.channel->engine.submit(&s, 1);
+      return false;
+    }
+    if (r.kind != static_cast<int32_t>(jrdma::EventKind::kChannelClosed)) return false;
+    EXPECT_EQ(static_cast<int32_t>(jrdma::ClosedCause::kOperationFailed), r.a);
+    EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, r.b) << "the READ with the forged key fails at the peer's HCA";
+    EXPECT_EQ(static_cast<int32_t>(jrdma::OpKind::kTransferRead), r.c);
+    return true;
+  });
 }

@@ -1,0 +1,158 @@
+package org.jrdma.rxe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.Rdma;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
+import org.jrdma.RegisteredBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A peer process killed in the middle of rendezvous transfers: the survivor's operations all fail
+ * (none hangs), its channel closes with a cause, the sources it exposed are deregistered at once,
+ * and `rdma resource show` is back to where it was before either process started.
+ */
+class PeerDeathTest {
+    private static final int MIB = 1 << 20;
+    private static int nextPort = 19700;
+
+    /** The peer in its own JVM; its output lines arrive in {@code lines}. */
+    private static Process startPeer(BlockingQueue<String> lines, String... args) throws Exception {
+        Path repo = Path.of(System.getProperty("jrdma.repo", "."));
+        String classPath = repo.resolve("test-rxe/target/test-classes") + ":"
+                + Files.readString(repo.resolve("test-rxe/target/vm/classpath.txt")).trim();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-cp", classPath, RendezvousPeer.class.getName()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    lines.add(line);
+                }
+            } catch (java.io.IOException ignored) {
+                // the process died
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        return process;
+    }
+
+    private static void awaitLine(BlockingQueue<String> lines, String expected) throws InterruptedException {
+        List<String> seen = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            String line = lines.poll(1, TimeUnit.SECONDS);
+            if (line == null) {
+                continue;
+            }
+            seen.add(line);
+            if (line.equals(expected)) {
+                return;
+            }
+        }
+        throw new AssertionError("the peer did not print " + expected + "; it printed " + seen);
+    }
+
+    private static void kill(Process process) throws InterruptedException {
+        process.destroyForcibly();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the peer did not die");
+    }
+
+    private static int mrCount(String device) throws Exception {
+        Integer count = ContextLifecycleTest.resourceCounts().get(device + ".mr");
+        assertNotNull(count, "no mr count for " + device);
+        return count;
+    }
+
+    @Test
+    void aReceiverKilledMidTransferFailsEverySendAndTheSourcesAreDeregistered() throws Exception {
+        RxeEnvironment.requireDevices();
+        Map<String, Integer> baseline = ContextLifecycleTest.resourceCounts();
+        int port = nextPort++;
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Process peer = startPeer(lines, "receive", RxeEnvironment.serverDevice(), RxeEnvironment.ADDRESS_0, "" + port);
+        try (RdmaContext client = Rdma.open(RdmaConfig.builder().device(RxeEnvironment.clientDevice()).build())) {
+            awaitLine(lines, "LISTENING");
+            String local = RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0;
+            RdmaChannel channel = client.connect(new InetSocketAddress(RxeEnvironment.ADDRESS_0, port),
+                    java.net.InetAddress.getByName(local), (ch, m) -> { }).get(60, TimeUnit.SECONDS);
+            RegisteredBuffer out = client.allocate(16 * MIB);
+            Patterns.fill(out.buffer(), 0, 16 * MIB, 1);
+            int before = mrCount(RxeEnvironment.clientDevice());
+            List<CompletableFuture<Void>> sends = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                sends.add(channel.send(out, 0, 16 * MIB));
+            }
+            awaitLine(lines, "RECEIVED 1");
+            kill(peer);
+            // Every send completes (the first may have made it), none hangs; the rest fail.
+            int failed = 0;
+            for (CompletableFuture<Void> send : sends) {
+                try {
+                    send.get(120, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    failed++;
+                }
+            }
+            assertTrue(failed >= 8, failed + " sends failed");
+            Throwable cause = channel.closeFuture().get(60, TimeUnit.SECONDS);
+            assertNotNull(cause, "the channel closed because of the peer, not locally");
+            assertEquals(before, mrCount(RxeEnvironment.clientDevice()),
+                    "every exposed source is deregistered: the dead peer's keys read nothing any more");
+            out.close();
+        } finally {
+            peer.destroyForcibly();
+        }
+        assertEquals(baseline, ContextLifecycleTest.resourceCounts(), "rdma resource show before and after");
+    }
+
+    @Test
+    void aSenderKilledMidTransferClosesTheReceiversChannelAndFreesItsBuffers() throws Exception {
+        RxeEnvironment.requireDevices();
+        Map<String, Integer> baseline = ContextLifecycleTest.resourceCounts();
+        int port = nextPort++;
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Process peer = null;
+        try (RdmaContext server = Rdma.open(RdmaConfig.builder().device(RxeEnvironment.serverDevice()).build())) {
+            CountDownLatch first = new CountDownLatch(1);
+            CompletableFuture<RdmaChannel> accepted = new CompletableFuture<>();
+            server.listen(new InetSocketAddress(RxeEnvironment.ADDRESS_0, port), (channel, message) -> {
+                accepted.complete(channel);
+                first.countDown();
+            });
+            String local = RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0;
+            peer = startPeer(lines, "send", RxeEnvironment.clientDevice(), local, RxeEnvironment.ADDRESS_0, "" + port, "16",
+                    "" + 16 * MIB);
+            awaitLine(lines, "SENDING");
+            assertTrue(first.await(120, TimeUnit.SECONDS), "no message arrived");
+            kill(peer);
+            Throwable cause = accepted.get().closeFuture().get(120, TimeUnit.SECONDS);
+            assertNotNull(cause, "the channel closed because of the peer, not locally");
+        } finally {
+            if (peer != null) {
+                peer.destroyForcibly();
+            }
+        }
+        assertEquals(baseline, ContextLifecycleTest.resourceCounts(), "rdma resource show before and after");
+    }
+}
