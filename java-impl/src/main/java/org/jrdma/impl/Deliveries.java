@@ -75,13 +75,13 @@ final class Deliveries {
 
     /**
      * A rendezvous message passed the engine's limits and needs memory: a buffer of the context's pool
-     * (registered for local write: the device reads into it). If there is none, the engine refuses
-     * the message and the sender's send fails with the errno.
+     * or a kept large block (registered for local write: the device reads into it). If there is none,
+     * the engine refuses the message and the sender's send fails with the errno.
      */
     void onTransferNeedsBuffer(long id, long length) {
         BufferBase buffer;
         try {
-            buffer = (BufferBase) channel.context.allocate(Math.toIntExact(length));
+            buffer = channel.context.transferBuffer(Math.toIntExact(length));
         } catch (RdmaException | OutOfMemoryError | ArithmeticException e) {
             int errno = e instanceof RdmaException && ((RdmaException) e).errno() != 0 ? ((RdmaException) e).errno() : ENOMEM;
             LOG.log(Level.WARNING, "no memory for a message of " + length + " bytes on " + channel + "; refused", e);

@@ -163,11 +163,8 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             }
             op.seq = nextSeq++;
             (op.kind == ChannelOp.Kind.RECEIVE ? receives : pending).addLast(op);
-            if (submissions.isFull()) {
-                flushSubmissionsLocked();
-            }
             BufferBase buffer = op.buffer;
-            submissions.addOperation(op, buffer == null ? 0 : buffer.registration.address + buffer.offset + op.offset,
+            roomLocked().addOperation(op, buffer == null ? 0 : buffer.registration.address + buffer.offset + op.offset,
                     buffer == null ? 0 : buffer.registration.lkey);
             submittedLocked();
         }
@@ -180,10 +177,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             if (state == State.CLOSED) {
                 return;
             }
-            if (submissions.isFull()) {
-                flushSubmissionsLocked();
-            }
-            submissions.addRelease(slot);
+            roomLocked().addRelease(slot);
             submittedLocked();
         }
     }
@@ -194,13 +188,17 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             if (state == State.CLOSED) {
                 return; // the buffer is closed with the channel's deliveries
             }
-            if (submissions.isFull()) {
-                flushSubmissionsLocked();
-            }
-            submissions.addTransferBuffer(id, buffer == null ? 0 : buffer.registration.address + buffer.offset,
-                    buffer == null ? 0 : buffer.length, buffer == null ? 0 : buffer.registration.lkey, errno);
+            roomLocked().addTransferBuffer(id, buffer, errno);
             submittedLocked();
         }
+    }
+
+    /** The submission buffer with room for one more record (a full one goes to the engine first). */
+    private Submissions roomLocked() {
+        if (submissions.isFull()) {
+            flushSubmissionsLocked();
+        }
+        return submissions;
     }
 
     /** A caller's thread submits now; the loop thread at the end of its batch (one JNI call for the batch). */

@@ -42,6 +42,7 @@ final class JniContext extends NativeResource implements RdmaContext {
     private final EventLoop loop;
     private final Set<NativeResource> children = ConcurrentHashMap.newKeySet();
     private final Map<Integer, BufferPool> pools = new ConcurrentHashMap<>();
+    private final LargeBlocks largeBlocks;
     private final List<Consumer<AsyncEvent>> listeners = new CopyOnWriteArrayList<>();
     private final ChannelRegistry registry = new ChannelRegistry();
     private final ChannelSettings channelSettings;
@@ -52,6 +53,7 @@ final class JniContext extends NativeResource implements RdmaContext {
         this.config = config;
         this.selection = selection;
         this.channelSettings = new ChannelSettings(config, selection);
+        this.largeBlocks = new LargeBlocks(this, Math.min(config.receiveBudget(), 128L << 20));
         int cqEntries = config.completionQueueSize() > 0 ? config.completionQueueSize() : DEFAULT_CQ_ENTRIES;
         this.handle = NativeContext.open0(selection.device().name(), selection.port().number(), cqEntries,
                 config.receiveBudget());
@@ -149,6 +151,15 @@ final class JniContext extends NativeResource implements RdmaContext {
             }
         }
         return pools.computeIfAbsent(mask, m -> new BufferPool(this, m)).allocate(size);
+    }
+
+    /**
+     * Memory for a message read by rendezvous (local write only): a pool block up to the largest size
+     * class, above it a block kept registered from an earlier large message when there is one.
+     */
+    BufferBase transferBuffer(int size) {
+        ensureUsable();
+        return BufferPool.blockSize(size) >= 0 ? (BufferBase) allocate(size) : largeBlocks.take(size);
     }
 
     /** Registers a whole direct buffer; the registration holds a use of this context. */
@@ -353,6 +364,7 @@ final class JniContext extends NativeResource implements RdmaContext {
             child.closeFromParent();
         }
         pools.values().forEach(BufferPool::close);
+        largeBlocks.close();
         release(); // the context's own use: it is freed now, or when the last child is
     }
 

@@ -87,15 +87,15 @@ final class Submissions {
     }
 
     /**
-     * Appends the destination of rendezvous transfer {@code id} ([address, +length), lkey), or its
-     * refusal (length 0) with the errno of the failed allocation.
+     * Appends the destination of rendezvous transfer {@code id} (the whole buffer), or its refusal
+     * (buffer null: length 0) with the errno of the failed allocation.
      */
-    void addTransferBuffer(long id, long address, int length, int lkey, int errno) {
+    void addTransferBuffer(long id, BufferBase buffer, int errno) {
         int at = count++ * RECORD_BYTES;
         records.put(at + KIND_OFFSET, TRANSFER_BUFFER);
-        records.putLong(at + LOCAL_ADDRESS_OFFSET, address);
-        records.putInt(at + LENGTH_OFFSET, length);
-        records.putInt(at + LKEY_OFFSET, lkey);
+        records.putLong(at + LOCAL_ADDRESS_OFFSET, buffer == null ? 0 : buffer.registration.address + buffer.offset);
+        records.putInt(at + LENGTH_OFFSET, buffer == null ? 0 : buffer.length);
+        records.putInt(at + LKEY_OFFSET, buffer == null ? 0 : buffer.registration.lkey);
         records.putLong(at + COMPARE_ADD_OFFSET, id);
         records.putLong(at + SWAP_OFFSET, errno);
     }

@@ -94,6 +94,30 @@ class RendezvousTest {
         }
     }
 
+    /**
+     * Large messages leak no registration: the sender's source registration ends with each transfer,
+     * and the receiver's block goes back to its context (kept for the next message, not added to).
+     */
+    @Test
+    void manyLargeMessagesLeaveTheRegistrationCountFlat() throws Exception {
+        try (Endpoints e = new Endpoints()) {
+            InetSocketAddress address = Endpoints.nextAddress();
+            BlockingQueue<String> received = new LinkedBlockingQueue<>();
+            e.listen(address, (ch, m) -> received.add(String.valueOf(Patterns.check(m.payload(), m.length(), 7))));
+            RdmaChannel channel = e.connect(address, (ch, m) -> { });
+            RegisteredBuffer out = e.client.allocate(4 * MIB);
+            Patterns.fill(out.buffer(), 0, 4 * MIB, 7);
+            channel.send(out, 0, 4 * MIB).get(60, TimeUnit.SECONDS);
+            assertEquals("null", received.poll(30, TimeUnit.SECONDS));
+            Map<String, Integer> before = ContextLifecycleTest.resourceCounts();
+            for (int i = 0; i < 20; i++) {
+                channel.send(out, 0, 4 * MIB).get(60, TimeUnit.SECONDS);
+                assertEquals("null", received.poll(30, TimeUnit.SECONDS), "message " + i);
+            }
+            assertEquals(before, ContextLifecycleTest.resourceCounts(), "rdma resource show after 20 more messages");
+        }
+    }
+
     @Test
     void busyPollModeCarriesTheSameStream() throws Exception {
         int[] sizes = {8, 4081, 100, MIB + 3, 64, 4 * MIB, 4000};
