@@ -28,9 +28,12 @@ public final class Main {
             case "pingpong":
                 status = PingPongCommand.run(rest, System.out);
                 break;
+            case "alloc":
+                status = AllocCommand.run(rest, System.out);
+                break;
             case "-h":
             case "--help":
-                System.out.println("usage: java -jar jrdma-bench.jar [devices | pingpong [server-ip] [client-ip] | bench [options]]");
+                System.out.println("usage: java -jar jrdma-bench.jar [devices | pingpong [server-ip] [client-ip] | alloc [iterations] | bench [options]]");
                 System.out.println(BenchOptions.usage());
                 status = 0;
                 break;

@@ -6,15 +6,25 @@ import org.jrdma.Access;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
 
-/** Common part of registered buffers: a window [offset, offset+length) of a registration. */
+/**
+ * Common part of registered buffers: a window [offset, offset+length) of a registration (its lkey
+ * serves local access), and the registration a peer reaches it through — the same one, or for a
+ * pooled buffer with remote access one of exactly the window's bytes, which dies with the buffer.
+ */
 abstract class BufferBase extends NativeResource implements RegisteredBuffer {
     final MemoryRegistration registration;
+    final MemoryRegistration remoteRegistration;
     final int offset;
     final int length;
     private final ByteBuffer view;
 
     BufferBase(MemoryRegistration registration, int offset, int length) {
+        this(registration, registration, offset, length);
+    }
+
+    BufferBase(MemoryRegistration registration, MemoryRegistration remoteRegistration, int offset, int length) {
         this.registration = registration;
+        this.remoteRegistration = remoteRegistration;
         this.offset = offset;
         this.length = length;
         ByteBuffer memory = registration.memory().duplicate();
@@ -48,11 +58,11 @@ abstract class BufferBase extends NativeResource implements RegisteredBuffer {
     @Override
     public int rkey() {
         ensureOpen();
-        if (!AccessFlags.remote(registration.access)) {
+        if (!AccessFlags.remote(remoteRegistration.access)) {
             throw new IllegalStateException("this buffer was registered for local access only: it has no rkey"
                     + " (register or allocate it with Access.REMOTE_READ/REMOTE_WRITE/REMOTE_ATOMIC)");
         }
-        return registration.rkey;
+        return remoteRegistration.rkey;
     }
 
     @Override
@@ -62,7 +72,7 @@ abstract class BufferBase extends NativeResource implements RegisteredBuffer {
 
     @Override
     public Set<Access> access() {
-        return AccessFlags.set(registration.access);
+        return AccessFlags.set(remoteRegistration.access);
     }
 
     @Override

@@ -7,8 +7,10 @@ import java.util.List;
 
 /**
  * Registered memory in size classes (4 KiB to 1 MiB, powers of two). Each class carves 2 MiB slabs,
- * each registered once, into equal blocks; a closed buffer's block goes back to its class and is
- * handed out again, so steady-state allocation registers nothing. One pool per access mask.
+ * each registered once for local access only, into equal blocks; a closed buffer's block goes back
+ * to its class and is handed out again, so steady-state allocation of local memory registers nothing.
+ * A block with remote access gets a registration of exactly its bytes (see {@link PooledBuffer}): a
+ * token never reaches a neighbouring block, nor the block once it is closed.
  */
 final class BufferPool {
     static final int MIN_CLASS = 4096;
@@ -16,13 +18,11 @@ final class BufferPool {
     static final int SLAB_BYTES = 2 << 20;
 
     final JniContext context;
-    private final int access;
     private final SizeClass[] classes;
     private boolean closed;
 
-    BufferPool(JniContext context, int access) {
+    BufferPool(JniContext context) {
         this.context = context;
-        this.access = access;
         int count = Integer.numberOfTrailingZeros(MAX_CLASS) - Integer.numberOfTrailingZeros(MIN_CLASS) + 1;
         this.classes = new SizeClass[count];
         for (int i = 0; i < count; i++) {
@@ -39,10 +39,11 @@ final class BufferPool {
         return block < size ? block << 1 : block;
     }
 
-    PooledBuffer allocate(int size) {
+    /** A block for size bytes; remoteAccess (a verbs access mask) other than local-only registers it for peers. */
+    PooledBuffer allocate(int size, int remoteAccess) {
         int block = blockSize(size);
         SizeClass sizeClass = classes[Integer.numberOfTrailingZeros(block) - Integer.numberOfTrailingZeros(MIN_CLASS)];
-        return sizeClass.take();
+        return sizeClass.take(remoteAccess);
     }
 
     /** Closes the slabs; each is deregistered once its last block is back. */
@@ -69,18 +70,28 @@ final class BufferPool {
             this.blockSize = blockSize;
         }
 
-        synchronized PooledBuffer take() {
-            if (free.isEmpty()) {
-                grow();
+        PooledBuffer take(int remoteAccess) {
+            long[] block;
+            Slab slab;
+            synchronized (this) {
+                if (free.isEmpty()) {
+                    grow();
+                }
+                block = free.pop();
+                slab = slabs.get((int) block[0]);
+                slab.registration.acquire(); // the slab stays registered while the block is out
             }
-            long[] block = free.pop();
-            Slab slab = slabs.get((int) block[0]);
-            slab.registration.acquire(); // the slab stays registered while the block is out
+            MemoryRegistration remote = null;
             try {
-                return context.track(new PooledBuffer(slab, (int) block[1], blockSize));
+                if (AccessFlags.remote(remoteAccess)) {
+                    remote = context.registerRange(slab.registration, (int) block[1], blockSize, remoteAccess);
+                }
+                return context.track(new PooledBuffer(slab, (int) block[1], blockSize, remote));
             } catch (RuntimeException e) {
-                slab.registration.release();
-                free.push(block);
+                if (remote != null) {
+                    remote.markClosed();
+                }
+                slab.giveBack((int) block[1]);
                 throw e;
             }
         }
@@ -92,7 +103,7 @@ final class BufferPool {
                 }
             }
             int bytes = Math.max(SLAB_BYTES, blockSize);
-            Slab slab = new Slab(BufferPool.this, this, context.registerRaw(AlignedMemory.allocate(bytes), access));
+            Slab slab = new Slab(BufferPool.this, this, context.registerRaw(AlignedMemory.allocate(bytes), AccessFlags.LOCAL_WRITE));
             int index = slabs.size();
             slabs.add(slab);
             for (int offset = 0; offset + blockSize <= bytes; offset += blockSize) {

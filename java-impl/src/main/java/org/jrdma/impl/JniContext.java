@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,7 +40,7 @@ final class JniContext extends NativeResource implements RdmaContext {
     private final long handle;
     private final EventLoop loop;
     private final Set<NativeResource> children = ConcurrentHashMap.newKeySet();
-    private final Map<Integer, BufferPool> pools = new ConcurrentHashMap<>();
+    private final BufferPool pool = new BufferPool(this);
     private final LargeBlocks largeBlocks;
     private final List<Consumer<AsyncEvent>> listeners = new CopyOnWriteArrayList<>();
     private final ChannelRegistry registry = new ChannelRegistry();
@@ -150,7 +149,7 @@ final class JniContext extends NativeResource implements RdmaContext {
                 throw e;
             }
         }
-        return pools.computeIfAbsent(mask, m -> new BufferPool(this, m)).allocate(size);
+        return pool.allocate(size, mask);
     }
 
     /**
@@ -160,6 +159,17 @@ final class JniContext extends NativeResource implements RdmaContext {
     BufferBase transferBuffer(int size) {
         ensureUsable();
         return BufferPool.blockSize(size) >= 0 ? (BufferBase) allocate(size) : largeBlocks.take(size);
+    }
+
+    /** Registers [offset, +length) of a registration's memory with its own keys (a pooled block's remote access). */
+    MemoryRegistration registerRange(MemoryRegistration whole, int offset, int length, int access) {
+        acquire();
+        try {
+            return new MemoryRegistration(this, whole.memory(), whole.address + offset, length, access);
+        } catch (RuntimeException e) {
+            release();
+            throw e;
+        }
     }
 
     /** Registers a whole direct buffer; the registration holds a use of this context. */
@@ -363,7 +373,7 @@ final class JniContext extends NativeResource implements RdmaContext {
         for (NativeResource child : new ArrayList<>(children)) {
             child.closeFromParent();
         }
-        pools.values().forEach(BufferPool::close);
+        pool.close();
         largeBlocks.close();
         release(); // the context's own use: it is freed now, or when the last child is
     }

@@ -1,11 +1,15 @@
 package org.jrdma.impl;
 
-/** A block of a pool slab; closing returns the block to its size class. */
+/**
+ * A block of a pool slab (slabs are registered for local access only); closing returns the block to
+ * its size class. With remote access the block has a registration of its own covering exactly its
+ * bytes: its rkey reaches nothing else and is deregistered before the block can be handed out again.
+ */
 final class PooledBuffer extends BufferBase {
     private final BufferPool.Slab slab;
 
-    PooledBuffer(BufferPool.Slab slab, int offset, int blockSize) {
-        super(slab.registration, offset, blockSize);
+    PooledBuffer(BufferPool.Slab slab, int offset, int blockSize, MemoryRegistration remote) {
+        super(slab.registration, remote == null ? slab.registration : remote, offset, blockSize);
         this.slab = slab;
     }
 
@@ -17,6 +21,12 @@ final class PooledBuffer extends BufferBase {
     @Override
     protected void free() {
         slab.pool.context.childFreed(this);
-        slab.giveBack(offset);
+        try {
+            if (remoteRegistration != registration) {
+                remoteRegistration.markClosed(); // the token dies before the block is reused
+            }
+        } finally {
+            slab.giveBack(offset);
+        }
     }
 }

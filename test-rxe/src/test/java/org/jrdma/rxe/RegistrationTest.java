@@ -80,7 +80,7 @@ class RegistrationTest {
     }
 
     @Test
-    void poolReusesClosedBlocksAndServesLargeSizesDirectly() throws Exception {
+    void poolReusesClosedBlocksAndServesLargeSizesDirectly() throws Exception { // remote blocks: ScopedTokenTest
         RxeEnvironment.requireDevices();
         try (RdmaContext ctx = Rdma.open(ContextLifecycleTest.rxe0())) {
             RegisteredBuffer first = ctx.allocate(5000);
@@ -99,8 +99,11 @@ class RegistrationTest {
             RegisteredBuffer large = ctx.allocate(3 << 20);
             assertEquals(3 << 20, large.length());
             assertEquals(mrs + 1, ContextLifecycleTest.resourceCounts().get("rxe0.mr"));
-            RegisteredBuffer remote = ctx.allocate(4096, Access.REMOTE_WRITE);
-            remote.rkey(); // pools are per access: this one grants remote write
+            RegisteredBuffer remote = ctx.allocate(8192, Access.REMOTE_WRITE); // a block of the existing slab
+            remote.rkey(); // a registration of exactly its block grants remote write
+            assertEquals(mrs + 2, ContextLifecycleTest.resourceCounts().get("rxe0.mr"), "one per remote-access block");
+            remote.close();
+            assertEquals(mrs + 1, ContextLifecycleTest.resourceCounts().get("rxe0.mr"), "deregistered when closed");
         }
     }
 }
