@@ -219,13 +219,19 @@ Row latency(Pair& p, const std::string& test, int size, const Options& o) {
       send(s, size);
       while (c.messages < back) p.poll_both();
     } else if (test == "write_lat") {
+      // Each side writes from the buffer the other writes into, so the marks differ (ping 2i, pong
+      // 2i + 1): a side must never find its own mark and run ahead while the peer's write still
+      // lands in the buffer it sends from (that race hung 4 MiB writes).
       auto* mark_c = reinterpret_cast<volatile uint64_t*>(c.data.data() + length - 8);
       auto* mark_s = reinterpret_cast<volatile uint64_t*>(s.data.data() + length - 8);
-      std::memcpy(c.data.data() + length - 8, &i, sizeof i);
+      uint64_t ping = 2 * static_cast<uint64_t>(i);
+      uint64_t pong = ping + 1;
+      std::memcpy(c.data.data() + length - 8, &ping, sizeof ping);
       c.submit(jrdma::OpKind::kWrite, static_cast<uint32_t>(length), remote_server, s.data_mr->rkey());
-      while (*mark_s != static_cast<uint64_t>(i)) p.poll_both();
+      while (*mark_s != ping) p.poll_both();
+      std::memcpy(s.data.data() + length - 8, &pong, sizeof pong);
       s.submit(jrdma::OpKind::kWrite, static_cast<uint32_t>(length), remote_client, c.data_mr->rkey());
-      while (*mark_c != static_cast<uint64_t>(i)) p.poll_both();
+      while (*mark_c != pong) p.poll_both();
     } else {  // read_lat: one READ, full round trip
       int want = c.completions + 1;
       c.submit(jrdma::OpKind::kRead, static_cast<uint32_t>(size), remote_server, s.data_mr->rkey());
