@@ -140,7 +140,7 @@ final class JniContext extends NativeResource implements RdmaContext {
         ensureUsable();
         int mask = AccessFlags.mask(access);
         if (BufferPool.blockSize(size) < 0) {
-            ByteBuffer memory = ByteBuffer.allocateDirect(size);
+            ByteBuffer memory = AlignedMemory.direct(size);
             MemoryRegistration registration = registerRaw(memory, mask);
             try {
                 return track(new DedicatedBuffer(this, registration));

@@ -38,6 +38,20 @@ class RegistrationTest {
         }
     }
 
+    /** Past the JVM's direct-memory limit: jrdma's own exception, naming the limit and the remedy. */
+    @Test
+    void beyondTheDirectMemoryLimitTheErrorNamesTheLimit() {
+        RxeEnvironment.requireDevices();
+        try (RdmaContext ctx = Rdma.open(ContextLifecycleTest.rxe0())) {
+            org.jrdma.RegistrationException e = assertThrows(org.jrdma.RegistrationException.class,
+                    () -> ctx.allocate(Integer.MAX_VALUE));
+            assertEquals(12, e.errno());
+            assertTrue(e.getMessage().contains("-XX:MaxDirectMemorySize") && e.getMessage().contains("ulimit -l"),
+                    e.getMessage());
+            ctx.allocate(4096).close(); // the context is still usable
+        }
+    }
+
     @Test
     void localOnlyUnlessRemoteAccessIsAsked() {
         RxeEnvironment.requireDevices();
