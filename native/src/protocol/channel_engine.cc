@@ -173,10 +173,15 @@ void ChannelEngine::take_rendezvous_send_locked(const Submission& s, uint64_t ti
   uint8_t* header = header_slot(slot);
   wire::encode_start(wire::RendezvousStart{s.local_address, exposure.rkey, s.length}, header + wire::kHeaderSize);
   outgoing_.add(OutgoingTransfer{wire::decode_id(header), ticket, exposure.handle});
+  chain_control_locked(slot);
+}
+
+// A control message is its header slot alone: header and payload.
+void ChannelEngine::chain_control_locked(uint32_t slot) {
   WorkRequest wr{};
   wr.kind = OpKind::kControl;
   wr.slot = slot;
-  wr.header = header;
+  wr.header = header_slot(slot);
   wr.header_length = kHeaderSlotSize;
   chain_.push_back(wr);
 }
@@ -185,14 +190,8 @@ void ChannelEngine::take_rendezvous_send_locked(const Submission& s, uint64_t ti
 void ChannelEngine::take_control_locked(const wire::RendezvousDone& done) {
   uint32_t slot = take_message_slot_locked(OpKind::kControl, 0, 0, wire::MessageType::kRendezvousDone,
                                            wire::kControlPayloadSize);
-  uint8_t* header = header_slot(slot);
-  wire::encode_done(done, header + wire::kHeaderSize);
-  WorkRequest wr{};
-  wr.kind = OpKind::kControl;
-  wr.slot = slot;
-  wr.header = header;
-  wr.header_length = kHeaderSlotSize;
-  chain_.push_back(wr);
+  wire::encode_done(done, header_slot(slot) + wire::kHeaderSize);
+  chain_control_locked(slot);
 }
 
 void ChannelEngine::submit(const Submission* batch, int count) {

@@ -116,6 +116,7 @@ class ChannelEngine {
   void take_locked(const Submission& s);
   void take_rendezvous_send_locked(const Submission& s, uint64_t ticket);
   void take_control_locked(const wire::RendezvousDone& done);
+  void chain_control_locked(uint32_t slot);
   uint32_t take_message_slot_locked(OpKind kind, uint64_t seq, uint64_t ticket, wire::MessageType type,
                                     uint32_t length);
   void take_receive_side_locked(const Submission& s);

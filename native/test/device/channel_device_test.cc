@@ -158,57 +158,6 @@ TEST(ChannelDevice, WrongProtocolVersionIsRejectedWithAReasonBothSidesDecode) {
   server.wait_events(records, 8, 0, false);  // runs the queued close
 }
 
-TEST(ChannelDevice, MalformedMessageIsAProtocolErrorNotTrusted) {
-  jrdma::Context server(rxe0());
-  jrdma::ChannelOptions options;
-  options.queue_pair.eager = 4096;
-  options.queue_pair.depth = 16;
-  sockaddr_in bind = address(kServerIp, 21002);
-  jrdma::Listener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
-
-  RawClient client;
-  std::atomic<bool> connected{false};
-  std::thread peer([&] { connected = client.connect(21002, valid_handshake()); });
-  jrdma::Channel* channel = nullptr;
-  // The engine posts its receive ring and accepts by itself: kIncoming, then kChannelOpen.
-  run_loop(server, [&](const jrdma::EventRecord& r) {
-    if (r.kind == static_cast<int32_t>(jrdma::EventKind::kIncoming)) {
-      channel = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.c));
-    }
-    return r.kind == static_cast<int32_t>(jrdma::EventKind::kChannelOpen);
-  });
-  peer.join();
-  ASSERT_TRUE(connected.load());
-  ASSERT_NE(nullptr, channel);
-
-  // 16 bytes that claim a 1 MiB payload: the length field must not be trusted.
-  uint8_t garbage[16] = {1, 0, 0, 0, 0, 0, 0x10, 0};
-  ibv_mr* mr = ibv_reg_mr(client.pd, garbage, sizeof garbage, IBV_ACCESS_LOCAL_WRITE);
-  ASSERT_NE(nullptr, mr);
-  ibv_sge sge{reinterpret_cast<uintptr_t>(garbage), sizeof garbage, mr->lkey};
-  ibv_send_wr wr{};
-  wr.sg_list = &sge;
-  wr.num_sge = 1;
-  wr.opcode = IBV_WR_SEND;
-  wr.send_flags = IBV_SEND_SIGNALED;
-  ibv_send_wr* bad = nullptr;
-  ASSERT_EQ(0, ibv_post_send(client.id->qp, &wr, &bad));
-  run_loop(server, [&](const jrdma::EventRecord& r) {
-    if (r.kind != static_cast<int32_t>(jrdma::EventKind::kChannelClosed)) return false;
-    EXPECT_EQ(static_cast<int32_t>(jrdma::ClosedCause::kProtocolError), r.a);
-    EXPECT_EQ(static_cast<int32_t>(jrdma::wire::DecodeStatus::kTooLong), r.b);
-    EXPECT_EQ(channel->key, static_cast<uint32_t>(r.key));
-    return true;
-  });
-  server.destroy_channel(channel);
-  server.close_listener(listener);
-  jrdma::EventRecord records[8];
-  server.wait_events(records, 8, 0, false);  // runs the queued destroy and close
-  ibv_wc wc;
-  for (int i = 0; i < 100 && ibv_poll_cq(client.cq, 1, &wc) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  ibv_dereg_mr(mr);
-}
-
 namespace {
 
 // A server context with one channel accepted from a raw client; the test sends raw messages.
@@ -238,9 +187,14 @@ struct RawChannel {
                                 static_cast<uint32_t>(jrdma::wire::kControlPayloadSize), 0},
                                message);
     jrdma::wire::encode_start({address, rkey, length}, message + jrdma::wire::kHeaderSize);
+    send_raw(sizeof message);
+  }
+
+  // Sends the first `length` bytes of `message` as one SEND of the raw client.
+  void send_raw(uint32_t length) {
     message_mr = ibv_reg_mr(client.pd, message, sizeof message, IBV_ACCESS_LOCAL_WRITE);
     ASSERT_NE(nullptr, message_mr);
-    ibv_sge sge{reinterpret_cast<uintptr_t>(message), static_cast<uint32_t>(sizeof message), message_mr->lkey};
+    ibv_sge sge{reinterpret_cast<uintptr_t>(message), length, message_mr->lkey};
     ibv_send_wr wr{};
     wr.sg_list = &sge;
     wr.num_sge = 1;
@@ -313,6 +267,22 @@ TEST(ChannelDevice, ARendezvousWithAForgedKeyFailsTheReadAndClosesOnlyThatChanne
     EXPECT_EQ(static_cast<int32_t>(jrdma::ClosedCause::kOperationFailed), r.a);
     EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, r.b) << "the READ with the forged key fails at the peer's HCA";
     EXPECT_EQ(static_cast<int32_t>(jrdma::OpKind::kTransferRead), r.c);
+    return true;
+  });
+}
+
+TEST(ChannelDevice, MalformedMessageIsAProtocolErrorNotTrusted) {
+  RawChannel raw(21002);
+  ASSERT_TRUE(raw.ok);
+  // 16 bytes that claim a 1 MiB payload: the length field must not be trusted.
+  const uint8_t garbage[16] = {1, 0, 0, 0, 0, 0, 0x10, 0};
+  std::memcpy(raw.message, garbage, sizeof garbage);
+  raw.send_raw(sizeof garbage);
+  run_loop(raw.server, [&](const jrdma::EventRecord& r) {
+    if (r.kind != static_cast<int32_t>(jrdma::EventKind::kChannelClosed)) return false;
+    EXPECT_EQ(static_cast<int32_t>(jrdma::ClosedCause::kProtocolError), r.a);
+    EXPECT_EQ(static_cast<int32_t>(jrdma::wire::DecodeStatus::kTooLong), r.b);
+    EXPECT_EQ(raw.channel->key, static_cast<uint32_t>(r.key));
     return true;
   });
 }

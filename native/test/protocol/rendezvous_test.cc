@@ -223,17 +223,21 @@ TEST(Rendezvous, TheBudgetLetsTransfersReadOneAfterAnotherAndOneLargerThanItAlon
 
 // ---- hostile peer ---------------------------------------------------------------------------
 
-// Delivers a START from a forged sender into b's next receive buffer.
-void inject_start(EnginePair& pair, uint64_t id, uint64_t address, uint32_t rkey, uint64_t length) {
-  uint8_t bytes[kHeaderSlotSize] = {};
-  wire::encode_header({wire::MessageType::kRendezvousStart, 0, 0, wire::kControlPayloadSize, id}, bytes);
-  wire::encode_start({address, rkey, length}, bytes + wire::kHeaderSize);
+// Delivers a control message from a forged peer into b's next receive buffer.
+void inject_control(EnginePair& pair, const uint8_t (&bytes)[kHeaderSlotSize]) {
   uint32_t slot = pair.b.transport.first_posted_receive();
   pair.b.transport.take_first_receive();
   std::memcpy(pair.b.transport.ring_slot(slot), bytes, sizeof bytes);
   pair.b.transport.push_completion({true, slot, kStatusSuccess, static_cast<uint32_t>(sizeof bytes)});
   pair.b.transport.deliver_one(pair.b.engine);
   pair.process(pair.b, pair.a);
+}
+
+void inject_start(EnginePair& pair, uint64_t id, uint64_t address, uint32_t rkey, uint64_t length) {
+  uint8_t bytes[kHeaderSlotSize] = {};
+  wire::encode_header({wire::MessageType::kRendezvousStart, 0, 0, wire::kControlPayloadSize, id}, bytes);
+  wire::encode_start({address, rkey, length}, bytes + wire::kHeaderSize);
+  inject_control(pair, bytes);
 }
 
 TEST(Rendezvous, AStartAnnouncingOneTebibyteIsAProtocolErrorBeforeAnythingIsAllocated) {
@@ -273,12 +277,7 @@ TEST(Rendezvous, AnAnswerForNoTransferOrAMalformedOneIsAProtocolError) {
     wire::encode_header({wire::MessageType::kRendezvousDone, 0, 0, wire::kControlPayloadSize, 0}, bytes);
     wire::encode_done({77, wire::RendezvousStatus::kDone, 0}, bytes + wire::kHeaderSize);
     if (malformed) bytes[wire::kHeaderSize + 12] = 1;
-    uint32_t slot = pair.b.transport.first_posted_receive();
-    pair.b.transport.take_first_receive();
-    std::memcpy(pair.b.transport.ring_slot(slot), bytes, sizeof bytes);
-    pair.b.transport.push_completion({true, slot, kStatusSuccess, static_cast<uint32_t>(sizeof bytes)});
-    pair.b.transport.deliver_one(pair.b.engine);
-    pair.process(pair.b, pair.a);
+    inject_control(pair, bytes);
     EXPECT_EQ(pair.b.closed_code, static_cast<int>(malformed ? ProtocolViolation::kBadControlMessage
                                                              : ProtocolViolation::kUnknownTransfer));
   }
