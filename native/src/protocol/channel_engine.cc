@@ -290,10 +290,9 @@ void ChannelEngine::flush_locked() {
     // when operations are queued — they may be waiting for credits the peer cannot send without ours.
     // Also while closing: the peer may owe us the answer to a send of ours it reads.
     bool live = state_ == State::kOpen || state_ == State::kClosing;
-    if (!carries_credits && credits_to_return_ >= credit_threshold_ && live && window_.has_free_slot() &&
-        credits_ >= 1) {
-      Submission credit{};
-      credit.kind = static_cast<uint8_t>(OpKind::kCredit);
+    Submission credit{};
+    credit.kind = static_cast<uint8_t>(OpKind::kCredit);
+    if (!carries_credits && credits_to_return_ >= credit_threshold_ && live && can_post_locked(credit)) {
       take_locked(credit);
     }
     if (chain_.empty()) return;
