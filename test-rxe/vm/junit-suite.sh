@@ -38,5 +38,13 @@ java -XX:TieredStopAtLevel=1 -Djrdma.repo="$repo" -jar "$target/vm/junit-console
   $selection $tags "$@" \
   --reports-dir "$reports" --details=tree --disable-banner --disable-ansi-colors
 status=$?
+# The emulation's health: packets the veth pair dropped (rxe-setup.sh makes it lossless) and any
+# kernel warning from rdma_rxe. A test failure next to either is the emulation's (docs/testing.md).
+for dev in veth0 veth1; do
+  [ -e "/sys/class/net/$dev" ] && echo "junit-suite: $dev dropped rx $(cat /sys/class/net/$dev/statistics/rx_dropped) tx $(cat /sys/class/net/$dev/statistics/tx_dropped)"
+done
+rxe_errors=$(dmesg 2>/dev/null | grep -c -e "rdma_rxe: Failed" -e "WARNING.*rxe")
+echo "junit-suite: rdma_rxe errors and warnings in the kernel log: $rxe_errors"
+[ "$rxe_errors" != 0 ] && dmesg 2>/dev/null | grep -e "rdma_rxe: Failed" -e "WARNING.*rxe" | sed 's/^\[[^]]*\] //' | sort | uniq -c | head -5
 [ "$status" = 0 ] && [ "$native_status" != 0 ] && status=$native_status
 exit "$status"

@@ -30,7 +30,8 @@ void Context::poll_cq(int budget) {
     for (int i = 0; i < got; ++i) {
       const ibv_wc& w = wc[i];
       if (trace) {
-        std::fprintf(stderr, "jrdma cq: key %u %s slot %u status %d opcode %d qp %u\n", wr_id_key(w.wr_id),
+        std::fprintf(stderr, "jrdma cq: %s key %u %s slot %u status %d opcode %d qp %u\n",
+                     ibv_get_device_name(device()->device), wr_id_key(w.wr_id),
                      wr_id_is_receive(w.wr_id) ? "recv" : "send", wr_id_slot(w.wr_id), w.status, w.opcode, w.qp_num);
       }
       Channel* channel = lookup(wr_id_key(w.wr_id));

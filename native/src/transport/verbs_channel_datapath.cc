@@ -129,7 +129,8 @@ void VerbsChannel::post_chain(const WorkRequest* requests, int count) {
     for (int i = 0; i < count; ++i) {
       slots += " " + std::to_string(requests[i].slot) + op_verb(requests[i].kind) + (requests[i].signaled ? "*" : "");
     }
-    std::fprintf(stderr, "jrdma post: key %u qp %u:%s\n", key_, qp_->number(), slots.c_str());
+    std::fprintf(stderr, "jrdma post: %s key %u qp %u:%s\n", ibv_get_device_name(qp_->get()->context->device), key_,
+                 qp_->number(), slots.c_str());
   }
   ibv_send_wr* bad = nullptr;
   if (int rc = ibv_post_send(qp_->get(), chain_wrs_.data(), &bad); rc != 0) {

@@ -82,18 +82,16 @@ final class BufferPool {
                 slab.registration.acquire(); // the slab stays registered while the block is out
             }
             MemoryRegistration remote = null;
-            try {
-                if (AccessFlags.remote(remoteAccess)) {
+            if (AccessFlags.remote(remoteAccess)) {
+                try {
                     remote = context.registerRange(slab.registration, (int) block[1], blockSize, remoteAccess);
+                } catch (RuntimeException e) {
+                    slab.giveBack((int) block[1]);
+                    throw e;
                 }
-                return context.track(new PooledBuffer(slab, (int) block[1], blockSize, remote));
-            } catch (RuntimeException e) {
-                if (remote != null) {
-                    remote.markClosed();
-                }
-                slab.giveBack((int) block[1]);
-                throw e;
             }
+            // From here the buffer owns the block: if tracking fails, closing it gives the block back once.
+            return context.track(new PooledBuffer(slab, (int) block[1], blockSize, remote));
         }
 
         private void grow() {

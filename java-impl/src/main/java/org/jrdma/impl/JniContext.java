@@ -123,13 +123,7 @@ final class JniContext extends NativeResource implements RdmaContext {
         }
         ensureUsable();
         ByteBuffer window = buffer.slice();
-        MemoryRegistration registration = registerRaw(window, AccessFlags.mask(access));
-        try {
-            return track(new DedicatedBuffer(this, registration));
-        } catch (RuntimeException e) {
-            registration.markClosed();
-            throw e;
-        }
+        return track(new DedicatedBuffer(this, registerRaw(window, AccessFlags.mask(access))));
     }
 
     @Override
@@ -141,13 +135,7 @@ final class JniContext extends NativeResource implements RdmaContext {
         int mask = AccessFlags.mask(access);
         if (BufferPool.blockSize(size) < 0) {
             ByteBuffer memory = AlignedMemory.direct(size);
-            MemoryRegistration registration = registerRaw(memory, mask);
-            try {
-                return track(new DedicatedBuffer(this, registration));
-            } catch (RuntimeException e) {
-                registration.markClosed();
-                throw e;
-            }
+            return track(new DedicatedBuffer(this, registerRaw(memory, mask)));
         }
         return pool.allocate(size, mask);
     }
@@ -183,9 +171,18 @@ final class JniContext extends NativeResource implements RdmaContext {
         }
     }
 
-    /** Records a child so that close() closes it; the child holds a use of this context until freed. */
+    /**
+     * Records a child so that close() closes it; the child holds a use of this context until freed.
+     * When the context is closed (or closes meanwhile) the child is closed here, which frees what it
+     * owns (its registration, its pool block): callers must not clean those up again.
+     */
     <T extends NativeResource> T track(T child) {
-        acquire();
+        try {
+            acquire();
+        } catch (RuntimeException closed) {
+            child.markClosed(); // never tracked: childFreed finds nothing to release
+            throw closed;
+        }
         children.add(child);
         if (isClosedFlag()) { // lost a race with close(): close the child ourselves
             child.markClosed();

@@ -52,12 +52,7 @@ final class LargeBlocks {
         if (registration == null) {
             registration = context.registerRaw(AlignedMemory.allocate(block), AccessFlags.LOCAL_WRITE);
         }
-        try {
-            return context.track(new LargeBlock(this, registration));
-        } catch (RuntimeException e) {
-            registration.markClosed();
-            throw e;
-        }
+        return context.track(new LargeBlock(this, registration)); // on failure the block went back
     }
 
     void giveBack(MemoryRegistration registration) {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.Access;
 import org.jrdma.ConfigurationException;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaClosedException;
@@ -92,7 +93,8 @@ class ContextLifecycleTest {
                                 if (id % 3 == 0) {
                                     ctx.close();
                                 } else if (id % 3 == 1) {
-                                    ctx.allocate(4096).close();
+                                    // pooled blocks, local and with a registration of their own
+                                    (i % 2 == 0 ? ctx.allocate(4096) : ctx.allocate(4096, Access.REMOTE_READ)).close();
                                 } else {
                                     buffer.lkey();
                                     buffer.close();

@@ -32,9 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class PeerDeathTest {
     private static final int MIB = 1 << 20;
-    // 16 messages of 4 MiB: 8 are in flight when the peer dies. (With 16 MiB messages, 128 MiB of
-    // READs in flight over the veth pair once made emulated rxe fail to send ACKs for two minutes;
-    // docs/testing.md.)
+    // 16 messages of 4 MiB: 8 are in flight when the peer dies.
     private static final int SIZE = 4 * MIB;
     private static int nextPort = 19700;
 
@@ -63,7 +61,7 @@ class PeerDeathTest {
 
     private static void awaitLine(BlockingQueue<String> lines, String expected) throws InterruptedException {
         List<String> seen = new ArrayList<>();
-        // 240 s: under emulation rxe can fail to send ACKs for a minute or two under this load (docs/testing.md).
+        // A generous bound: under TCG the child JVM starts slowly and 32 MiB of READs take seconds.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
         while (System.nanoTime() < deadline) {
             String line = lines.poll(1, TimeUnit.SECONDS);
