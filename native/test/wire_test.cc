@@ -212,6 +212,12 @@ TEST(Reject, RoundTripsAndIgnoresForeignData) {
   EXPECT_FALSE(decode_reject(bytes, 4, &reason, &detail));
   uint8_t foreign[kRejectSize] = {1, 2, 3};
   EXPECT_FALSE(decode_reject(foreign, sizeof foreign, &reason, &detail));
+  encode_reject(RejectReason::kTooManyPending, 64, bytes);  // the highest reason decodes
+  ASSERT_TRUE(decode_reject(bytes, sizeof bytes, &reason, &detail));
+  EXPECT_EQ(RejectReason::kTooManyPending, reason);
+  EXPECT_EQ(64u, detail);
+  encode_reject(static_cast<RejectReason>(11), 0, bytes);
+  EXPECT_FALSE(decode_reject(bytes, sizeof bytes, &reason, &detail));
   encode_reject(static_cast<RejectReason>(99), 0, bytes);
   EXPECT_FALSE(decode_reject(bytes, sizeof bytes, &reason, &detail));
 }

@@ -17,6 +17,7 @@ struct ChannelOptions {
   uint32_t graceful_close_ms = 2000;
   uint32_t max_message = 1u << 30;  // the largest message accepted (RdmaConfig.maxMessageSize)
   uint32_t rendezvous = 8;          // transfers received at a time (RdmaConfig.rendezvousTransfers)
+  uint32_t max_pending = 64;        // listeners: accepted requests not established yet (maxPendingConnections)
   // Filled in by the context: from the device, and the context's receive budget.
   uint32_t read_chunk = 1u << 20;
   uint32_t max_reads = 1;
@@ -87,6 +88,9 @@ class Channel {
   VerbsChannel transport;
   ChannelEngine engine;
   bool dirty = false;  // loop thread: the engine had events in this batch and flushes at its end
+  // Loop thread: the listener whose limit of pending requests this accepted channel counts against,
+  // until it is established or gone (Context::settle_pending).
+  struct Listener* pending_on = nullptr;
 };
 
 }  // namespace jrdma

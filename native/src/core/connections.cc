@@ -95,6 +95,8 @@ void Context::start_connect(const Command& c) {
     channel.transport.attach(verbs::CmId(cm_channel_.get(), &channel));
   } catch (const RdmaError& e) {
     return connect_failed(channel, ChannelFailure::kAddressError, e.errno_value());
+  } catch (const std::exception&) {  // bad_alloc: this attempt fails, the loop and its other commands go on
+    return connect_failed(channel, ChannelFailure::kSetupError, ENOMEM);
   }
   if (rdma_resolve_addr(channel.transport.cm_id(), c.has_local ? const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(&c.local)) : nullptr,
                         const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(&c.remote)), c.timeout_ms) != 0) {
@@ -126,6 +128,15 @@ void Context::handle_connect_request(rdma_cm_event* event, std::vector<verbs::Cm
   if (peer.eager != listener->options.queue_pair.eager) {
     return refuse(wire::RejectReason::kEagerMismatch, listener->options.queue_pair.eager, peer.eager);
   }
+  // Every accepted request pins a queue pair and a receive ring until it is established or the
+  // connection manager gives up on it: bounded per listener and per context, or anyone who can
+  // reach the port could pin the host's memory with requests they never complete.
+  if (listener->pending >= listener->options.max_pending) {
+    return refuse(wire::RejectReason::kTooManyPending, listener->options.max_pending, 0);
+  }
+  if (pending_connections_ >= max_pending_connections_) {
+    return refuse(wire::RejectReason::kTooManyPending, max_pending_connections_, 0);
+  }
 
   Channel* channel = nullptr;
   try {
@@ -139,12 +150,17 @@ void Context::handle_connect_request(rdma_cm_event* event, std::vector<verbs::Cm
     rdma_conn_param param;
     fill_conn_param(&param, *channel, data);
     if (rdma_accept(id, &param) != 0) throw_errno("rdma_accept()", errno);
-  } catch (const RdmaError& e) {
+  } catch (const std::exception& failure) {
+    // Anything (bad_alloc included) refuses this request: the id must not be destroyed before its
+    // event is acknowledged (rdma_destroy_id would wait for the ack forever), so refuse() keeps it.
     if (channel != nullptr) {
       owned = channel->transport.detach();  // the id is rejected and destroyed below, not by the channel
       remove_channel(channel);
       delete channel;
     }
+    const auto* error = dynamic_cast<const RdmaError*>(&failure);
+    if (error == nullptr) return refuse(wire::RejectReason::kResources, ENOMEM, 0);
+    const RdmaError& e = *error;
     if (const auto* refused = dynamic_cast<const AttributeRefused*>(&e)) {
       uint32_t detail = static_cast<uint32_t>(refused->attribute) | (std::min<uint32_t>(refused->kept, 0xfff) << 8) |
                         (std::min<uint32_t>(refused->configured, 0xfff) << 20);
@@ -154,6 +170,9 @@ void Context::handle_connect_request(rdma_cm_event* event, std::vector<verbs::Cm
     return refuse(wire::RejectReason::kResources, static_cast<uint32_t>(e.errno_value()), 0);
   }
   id->context = channel;
+  channel->pending_on = listener;
+  ++listener->pending;
+  ++pending_connections_;
   emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(listener)));
 }
 
@@ -228,6 +247,7 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to
       break;
     }
     case RDMA_CM_EVENT_ESTABLISHED:
+      settle_pending(channel);
       channel.engine.open();  // passive side (the active side opened at the connect response)
       break;
     case RDMA_CM_EVENT_REJECTED: {
@@ -266,7 +286,12 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to
 void Context::drain_cm_events() {
   std::vector<verbs::CmId> to_destroy;  // rejected requests: destroyed when this returns, after their acks
   while (rdma_cm_event* event = cm_channel_.next()) {
-    handle_cm_event(event, to_destroy);
+    try {
+      handle_cm_event(event, to_destroy);
+    } catch (const std::exception&) {
+      // Only allocation can fail here (the handlers turn verbs errors into failed channels); the
+      // event is acknowledged regardless, or destroying its id would block forever.
+    }
     rdma_ack_cm_event(event);
   }
 }

@@ -31,6 +31,7 @@ Context::Context(const ContextOptions& options)
       cq_(device_.get(), options.cq_entries, channel_.get()),
       blocks_(pd_.get(), kKeptChannelBlocks),
       budget_(options.receive_budget),
+      max_pending_connections_(options.max_pending_connections),
       table_(new std::atomic<Channel*>[kMaxChannels]) {
   for (uint32_t i = 0; i < kMaxChannels; ++i) table_[i].store(nullptr, std::memory_order_relaxed);
   try {
@@ -135,6 +136,7 @@ Channel* Context::lookup(uint32_t key) const noexcept {
 }
 
 void Context::remove_channel(Channel* channel) noexcept {
+  settle_pending(*channel);
   std::lock_guard<std::mutex> lock(table_mutex_);
   uint32_t index = channel->key & 0xffff;
   if (table_[index].load() != channel) return;
@@ -235,28 +237,70 @@ void Context::run_commands() {
     if (commands_.empty()) return;
     commands.swap(commands_);
   }
+  // Every command of the batch runs, whatever one of them throws: a lost destroy or listener close
+  // would leak its cm id, and rdma_destroy_id of a leaked id blocks the context's close.
   for (Command& c : commands) {
-    switch (c.kind) {
-      case Command::kConnect:
-        start_connect(c);
-        break;
-      case Command::kDisconnect:
-        if (Channel* channel = lookup(c.key)) channel->transport.disconnect_now();
-        break;
-      case Command::kDestroyChannel:
-        c.channel->transport.disconnect_now();
-        remove_channel(c.channel);
-        delete c.channel;  // the QP (its CQ entries go back), the cm id, the registration, the memory
-        break;
-      case Command::kCloseListener: {
-        {
-          std::lock_guard<std::mutex> lock(listeners_mutex_);
-          listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), c.listener), listeners_.end());
-        }
-        delete c.listener;  // destroys its cm id
-        break;
-      }
+    try {
+      run_command(c);
+    } catch (const std::exception&) {
+      // Reporting the failure itself ran out of memory: nothing more to do for this command
     }
+  }
+}
+
+void Context::run_command(Command& c) {
+  switch (c.kind) {
+    case Command::kConnect:
+      start_connect(c);
+      break;
+    case Command::kDisconnect:
+      if (Channel* channel = lookup(c.key)) disconnect_quietly(*channel);
+      break;
+    case Command::kDestroyChannel:
+      disconnect_quietly(*c.channel);
+      remove_channel(c.channel);
+      delete c.channel;  // the QP (its CQ entries go back), the cm id, the registration, the memory
+      break;
+    case Command::kCloseListener: {
+      {
+        std::lock_guard<std::mutex> lock(listeners_mutex_);
+        listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), c.listener), listeners_.end());
+      }
+      forget_pending_of(c.listener);
+      delete c.listener;  // destroys its cm id
+      break;
+    }
+  }
+}
+
+// An accepted channel no longer counts as pending: it is established, or gone.
+void Context::settle_pending(Channel& channel) noexcept {
+  if (channel.pending_on == nullptr) return;
+  --channel.pending_on->pending;
+  --pending_connections_;
+  channel.pending_on = nullptr;
+}
+
+// The listener goes away before some of its accepted channels settle: they stop pointing at it
+// (the context's count still holds them until they settle).
+void Context::forget_pending_of(const Listener* listener) noexcept {
+  if (listener->pending == 0) return;
+  std::lock_guard<std::mutex> lock(table_mutex_);  // table_size_ grows on application threads
+  for (uint32_t i = 0; i < table_size_; ++i) {
+    Channel* channel = table_[i].load(std::memory_order_acquire);
+    if (channel != nullptr && channel->pending_on == listener) {
+      channel->pending_on = nullptr;
+      --pending_connections_;
+    }
+  }
+}
+
+// A disconnect that cannot fail the caller: the channel goes away either way.
+void Context::disconnect_quietly(Channel& channel) noexcept {
+  try {
+    channel.transport.disconnect_now();
+  } catch (const std::exception&) {
+    // rdma_disconnect failing leaves nothing to undo: the QP is destroyed with the channel
   }
 }
 

@@ -40,6 +40,9 @@ struct ContextOptions {
   int port = 1;
   int cq_entries = 4096;
   uint64_t receive_budget = 256ull << 20;  // bytes being received by rendezvous, all channels
+  // Accepted connection requests not established yet, all listeners: each pins a queue pair and
+  // its receive ring (RdmaConfig.maxPendingConnections).
+  uint32_t max_pending_connections = 64;
 };
 
 // A listening rdma_cm id and the options its channels get.
@@ -47,6 +50,7 @@ struct Listener {
   verbs::CmId id;
   ChannelOptions options;
   std::atomic<bool> closing{false};
+  uint32_t pending = 0;  // loop thread: accepted requests not established yet
 };
 
 class Context : public EventSink, public LoopCommands {
@@ -112,6 +116,10 @@ class Context : public EventSink, public LoopCommands {
   // context.cc
   void enqueue(const Command& command) noexcept;
   void run_commands();
+  void run_command(Command& c);
+  void settle_pending(Channel& channel) noexcept;
+  void forget_pending_of(const Listener* listener) noexcept;
+  void disconnect_quietly(Channel& channel) noexcept;
   uint32_t insert_channel_locked();
   Channel* add_channel(const ChannelOptions& options, bool passive);
   void remove_channel(Channel* channel) noexcept;
@@ -147,6 +155,8 @@ class Context : public EventSink, public LoopCommands {
   int max_rd_atomic_ = 1;
   uint32_t read_chunk_ = 1u << 20;  // bytes per rendezvous READ, within the port's max_msg_sz
   ReceiveBudget budget_;
+  const uint32_t max_pending_connections_;
+  uint32_t pending_connections_ = 0;  // loop thread
   bool poll_pending_ = true;  // the CQ may hold completions not yet polled
   bool closed_ = false;
   std::atomic<std::thread::id> loop_thread_{};

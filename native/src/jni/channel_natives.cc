@@ -42,8 +42,8 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
 // The channel settings as Java passes them to listen0 and createChannel0, in this order.
 #define JRDMA_CHANNEL_SETTINGS                                                                                   \
   jint depth, jint eager, jint max_inline, jint timeout, jint retry, jint rnr, jint port, jint gid_index, jint mtu, \
-      jint pkey_index, jint service_level, jint traffic_class, jint max_message, jint rendezvous
-#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIIIII"
+      jint pkey_index, jint service_level, jint traffic_class, jint max_message, jint rendezvous, jint max_pending
+#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIIIIII"
 
 ChannelOptions channel_options(JRDMA_CHANNEL_SETTINGS) {
   ChannelOptions o;
@@ -62,6 +62,7 @@ ChannelOptions channel_options(JRDMA_CHANNEL_SETTINGS) {
   o.graceful_close_ms = graceful_close_ms(o.queue_pair.timeout, o.queue_pair.retry_count);
   o.max_message = static_cast<uint32_t>(max_message);
   o.rendezvous = static_cast<uint32_t>(rendezvous);
+  o.max_pending = static_cast<uint32_t>(max_pending);
   return o;
 }
 
@@ -69,7 +70,8 @@ jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint ip_port, jint
   return guarded<jlong>(env, 0, [&] {
     sockaddr_storage address = parse_address(env, ip, ip_port);
     ChannelOptions options = channel_options(depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu,
-                                             pkey_index, service_level, traffic_class, max_message, rendezvous);
+                                             pkey_index, service_level, traffic_class, max_message, rendezvous,
+                                             max_pending);
     Listener* listener = from_handle<Context>(context)->listen(reinterpret_cast<sockaddr*>(&address), options, backlog);
     return to_handle(listener);
   });
@@ -90,7 +92,7 @@ jlong createChannel0(JNIEnv* env, jclass, jlong context, JRDMA_CHANNEL_SETTINGS)
   return guarded<jlong>(env, 0, [&] {
     return to_handle(from_handle<Context>(context)->create_channel(channel_options(
         depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu, pkey_index, service_level, traffic_class,
-        max_message, rendezvous)));
+        max_message, rendezvous, max_pending)));
   });
 }
 

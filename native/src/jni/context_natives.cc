@@ -14,7 +14,7 @@ namespace jrdma::jni {
 
 namespace {
 
-jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries, jlong receive_budget) {
+jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries, jlong receive_budget, jint max_pending) {
   return guarded<jlong>(env, 0, [&] {
     const char* chars = env->GetStringUTFChars(device, nullptr);
     if (chars == nullptr) throw std::bad_alloc();
@@ -24,6 +24,7 @@ jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries, jlo
     options.port = port;
     options.cq_entries = cq_entries;
     options.receive_budget = static_cast<uint64_t>(receive_budget);
+    options.max_pending_connections = static_cast<uint32_t>(max_pending);
     return to_handle(new Context(options));
   });
 }
@@ -79,14 +80,14 @@ void deregister0(JNIEnv* env, jclass, jlong region) {
 jlong address0(JNIEnv* env, jclass, jobject buffer) {
   void* address = env->GetDirectBufferAddress(buffer);
   if (address == nullptr) {
-    env->ThrowNew(env->FindClass("java/lang/IllegalArgumentException"), "not a direct ByteBuffer");
+    throw_rdma_error(env, RdmaError(ErrorKind::kIllegalArgument, "not a direct ByteBuffer"));  // cached class
     return 0;
   }
   return static_cast<jlong>(reinterpret_cast<uintptr_t>(address));
 }
 
 const JNINativeMethod kContextMethods[] = {
-    JRDMA_NATIVE(open0, "(Ljava/lang/String;IIJ)J"),
+    JRDMA_NATIVE(open0, "(Ljava/lang/String;IIJI)J"),
     JRDMA_NATIVE(close0, "(J)V"),
     JRDMA_NATIVE(cqCapacity0, "(J)I"),
     JRDMA_NATIVE(waitEvents0, "(JJIIZ)I"),

@@ -28,7 +28,9 @@ R guarded(JNIEnv* env, R fallback, Body&& body) noexcept {
   } catch (const RdmaError& e) {
     throw_rdma_error(env, e);
   } catch (const std::bad_alloc&) {
-    throw_out_of_memory(env, "native allocation failed");
+    // A JNI call that failed to allocate (GetStringUTFChars) has an OutOfMemoryError pending
+    // already; raising another while one is pending is not allowed.
+    if (!env->ExceptionCheck()) throw_out_of_memory(env, "native allocation failed");
   } catch (const std::exception& e) {
     throw_internal(env, e.what());
   } catch (...) {

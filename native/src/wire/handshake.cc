@@ -64,7 +64,7 @@ bool decode_reject(const void* data, std::size_t length, RejectReason* reason, u
   const auto* p = static_cast<const uint8_t*>(data);
   if (load_le32(p) != kMagic) return false;
   uint16_t code = load_le16(p + 6);
-  if (code < 1 || code > static_cast<uint16_t>(RejectReason::kAttributeRefused)) return false;
+  if (code < 1 || code > static_cast<uint16_t>(RejectReason::kTooManyPending)) return false;
   *reason = static_cast<RejectReason>(code);
   *detail = load_le32(p + 8);
   return true;

@@ -51,6 +51,8 @@ enum class RejectReason : uint16_t {
   kWrongPort = 8,        // the connection arrived on another port; detail: the configured port
   kAttributeRefused = 9, // the server's device does not keep a configured queue-pair attribute;
                          // detail: QueuePairAttribute | kept value << 8 | configured value << 20
+  kTooManyPending = 10,  // the listener or its context holds its limit of accepted connection requests
+                         // not established yet (RdmaConfig.maxPendingConnections); detail: that limit
 };
 
 void encode_handshake(const Handshake& handshake, uint8_t* out) noexcept;

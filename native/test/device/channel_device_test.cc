@@ -1,5 +1,6 @@
 // The native engine against a hand-made peer speaking raw rdma_cm/verbs (inside the test-rxe VM):
-// a wrong protocol version is rejected with a reason both sides can decode, and a malformed
+// a wrong protocol version is rejected with a reason both sides can decode, connection requests
+// never completed are bounded per listener, and a malformed
 // message, a rendezvous announcing 1 TiB or one with a forged key end that channel with the reason
 // instead of being trusted.
 #include <arpa/inet.h>
@@ -10,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -285,4 +287,117 @@ TEST(ChannelDevice, MalformedMessageIsAProtocolErrorNotTrusted) {
     EXPECT_EQ(raw.channel->key, static_cast<uint32_t>(r.key));
     return true;
   });
+}
+
+namespace {
+
+// A client that never completes its connections: its own queue pair (not rdma_cm's), so the
+// connect response waits for an rdma_establish that only comes when the test says so.
+struct HalfOpenClient {
+  rdma_event_channel* events = rdma_create_event_channel();
+  rdma_cm_id* id = nullptr;
+  ibv_pd* pd = nullptr;
+  ibv_cq* cq = nullptr;
+  ibv_qp* qp = nullptr;
+
+  // The event that answered: CONNECT_RESPONSE (accepted) or REJECTED (with the reason decoded).
+  rdma_cm_event_type connect(int port, jrdma::wire::RejectReason* reason, uint32_t* detail) {
+    if (rdma_create_id(events, &id, nullptr, RDMA_PS_TCP) != 0) return RDMA_CM_EVENT_ADDR_ERROR;
+    sockaddr_in server = address(kServerIp, port);
+    rdma_cm_event* event = nullptr;
+    if (rdma_resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&server), 2000) != 0 ||
+        rdma_get_cm_event(events, &event) != 0) {
+      return RDMA_CM_EVENT_ADDR_ERROR;
+    }
+    rdma_ack_cm_event(event);
+    if (rdma_resolve_route(id, 2000) != 0 || rdma_get_cm_event(events, &event) != 0) return RDMA_CM_EVENT_ROUTE_ERROR;
+    rdma_ack_cm_event(event);
+    pd = ibv_alloc_pd(id->verbs);
+    cq = ibv_create_cq(id->verbs, 4, nullptr, nullptr, 0);
+    ibv_qp_init_attr attr{};
+    attr.send_cq = cq;
+    attr.recv_cq = cq;
+    attr.qp_type = IBV_QPT_RC;
+    attr.cap.max_send_wr = attr.cap.max_recv_wr = attr.cap.max_send_sge = attr.cap.max_recv_sge = 1;
+    qp = ibv_create_qp(pd, &attr);
+    if (qp == nullptr) return RDMA_CM_EVENT_CONNECT_ERROR;
+    uint8_t data[jrdma::wire::kHandshakeSize];
+    jrdma::wire::encode_handshake(valid_handshake(), data);
+    rdma_conn_param param{};
+    param.private_data = data;
+    param.private_data_len = sizeof data;
+    param.qp_num = qp->qp_num;
+    param.responder_resources = param.initiator_depth = 1;
+    param.retry_count = 6;
+    if (rdma_connect(id, &param) != 0 || rdma_get_cm_event(events, &event) != 0) return RDMA_CM_EVENT_CONNECT_ERROR;
+    rdma_cm_event_type type = event->event;
+    if (type == RDMA_CM_EVENT_REJECTED) {
+      jrdma::wire::decode_reject(event->param.conn.private_data, event->param.conn.private_data_len, reason, detail);
+    }
+    rdma_ack_cm_event(event);
+    return type;
+  }
+
+  ~HalfOpenClient() {
+    if (id != nullptr) rdma_destroy_id(id);
+    if (qp != nullptr) ibv_destroy_qp(qp);
+    if (cq != nullptr) ibv_destroy_cq(cq);
+    if (pd != nullptr) ibv_dealloc_pd(pd);
+    rdma_destroy_event_channel(events);
+  }
+};
+
+}  // namespace
+
+TEST(ChannelDevice, ConnectionRequestsNeverCompletedAreBoundedPerListenerAndRejectedWithTheLimit) {
+  jrdma::Context server(rxe0());
+  jrdma::ChannelOptions options;
+  options.queue_pair.eager = 4096;
+  options.queue_pair.depth = 16;
+  options.max_pending = 3;
+  sockaddr_in bind = address(kServerIp, 21005);
+  jrdma::Listener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 16);
+  std::atomic<bool> stop{false};
+  std::vector<jrdma::Channel*> accepted;
+  std::atomic<int> established{0};
+  std::thread loop([&] {
+    jrdma::EventRecord records[64];
+    while (!stop) {
+      int n = server.wait_events(records, 64, 50, false);
+      for (int i = 0; i < n; ++i) {
+        if (records[i].kind == static_cast<int32_t>(jrdma::EventKind::kIncoming)) {
+          accepted.push_back(reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(records[i].c)));
+        }
+        if (records[i].kind == static_cast<int32_t>(jrdma::EventKind::kChannelOpen)) ++established;
+      }
+    }
+  });
+  std::vector<std::unique_ptr<HalfOpenClient>> clients;
+  auto attempt = [&](jrdma::wire::RejectReason* reason, uint32_t* detail) {
+    clients.push_back(std::make_unique<HalfOpenClient>());
+    return clients.back()->connect(21005, reason, detail);
+  };
+  jrdma::wire::RejectReason reason = jrdma::wire::RejectReason::kNone;
+  uint32_t detail = 0;
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(RDMA_CM_EVENT_CONNECT_RESPONSE, attempt(&reason, &detail)) << "request " << i;
+  for (int i = 0; i < 2; ++i) {
+    reason = jrdma::wire::RejectReason::kNone;
+    EXPECT_EQ(RDMA_CM_EVENT_REJECTED, attempt(&reason, &detail)) << "request " << 3 + i << " is over the limit";
+    EXPECT_EQ(jrdma::wire::RejectReason::kTooManyPending, reason);
+    EXPECT_EQ(3u, detail);
+  }
+  // One completes: its place is free again.
+  ASSERT_EQ(0, rdma_establish(clients[0]->id));
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (established == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();  // the loop thread reports it
+  }
+  EXPECT_EQ(RDMA_CM_EVENT_CONNECT_RESPONSE, attempt(&reason, &detail)) << "a place freed by an established channel";
+  stop = true;
+  loop.join();
+  for (jrdma::Channel* channel : accepted) server.destroy_channel(channel);
+  server.close_listener(listener);
+  jrdma::EventRecord records[64];
+  server.wait_events(records, 64, 0, false);  // runs the queued destroys and the close
+  clients.clear();
 }

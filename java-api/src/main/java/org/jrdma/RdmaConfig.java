@@ -35,6 +35,7 @@ public final class RdmaConfig {
     private final int maxMessageSize;
     private final int rendezvousTransfers;
     private final long receiveBudget;
+    private final int maxPendingConnections;
 
     private RdmaConfig(Builder b) {
         if (b.port != 0 && b.device == null) {
@@ -60,6 +61,7 @@ public final class RdmaConfig {
         this.maxMessageSize = Math.max(b.maxMessageSize, b.eagerSize - 16);
         this.rendezvousTransfers = b.rendezvousTransfers;
         this.receiveBudget = b.receiveBudget;
+        this.maxPendingConnections = b.maxPendingConnections;
     }
 
     public static Builder builder() {
@@ -230,6 +232,16 @@ public final class RdmaConfig {
         return receiveBudget;
     }
 
+    /**
+     * Connection requests a server accepts that are not established yet, per listener (the listen's
+     * config) and per context (the context's config). Each pins a queue pair and a receive ring
+     * ({@code queueDepth * eagerSize} bytes) until it is established or given up; beyond the limit a
+     * request is rejected with "too many connection requests pending".
+     */
+    public int maxPendingConnections() {
+        return maxPendingConnections;
+    }
+
     @Override
     public String toString() {
         return "RdmaConfig{device=" + (device == null ? "auto" : device) + ", port=" + (port == 0 ? "auto" : port)
@@ -239,7 +251,7 @@ public final class RdmaConfig {
                 + ", trafficClass=" + trafficClass + ", busyPoll=" + busyPoll + ", completionQueueSize="
                 + (completionQueueSize == 0 ? "auto" : completionQueueSize) + ", eagerSize=" + eagerSize
                 + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis + ", maxMessageSize="
-                + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers + ", receiveBudget=" + receiveBudget + "}";
+                + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers + ", receiveBudget=" + receiveBudget + ", maxPendingConnections=" + maxPendingConnections + "}";
     }
 
     /** Builds a configuration; each setter checks its value at once. */
@@ -264,6 +276,7 @@ public final class RdmaConfig {
         private int maxMessageSize = 1 << 30;
         private int rendezvousTransfers = 8;
         private long receiveBudget = 256L << 20;
+        private int maxPendingConnections = 64;
 
         private Builder() {
         }
@@ -429,6 +442,12 @@ public final class RdmaConfig {
                         + (1L << 40) + " (bytes being received at a time)");
             }
             this.receiveBudget = bytes;
+            return this;
+        }
+
+        /** Accepted connection requests not established yet, per listener and per context, 1..65535 (default 64). */
+        public Builder maxPendingConnections(int requests) {
+            this.maxPendingConnections = range("maxPendingConnections", requests, 1, 65535, "connection requests");
             return this;
         }
 

@@ -27,13 +27,14 @@ final class ChannelSettings {
     long createChannel(long context) {
         return NativeChannel.createChannel0(context, config.queueDepth(), config.eagerSize(), config.maxInline(),
                 config.timeout(), config.retryCount(), config.rnrRetry(), port, gidIndex, mtu, config.pkeyIndex(),
-                config.serviceLevel(), config.trafficClass(), config.maxMessageSize(), config.rendezvousTransfers());
+                config.serviceLevel(), config.trafficClass(), config.maxMessageSize(), config.rendezvousTransfers(),
+                config.maxPendingConnections());
     }
 
     long listen(long context, String ip, int ipPort, int backlog) {
         return NativeChannel.listen0(context, ip, ipPort, backlog, config.queueDepth(), config.eagerSize(),
                 config.maxInline(), config.timeout(), config.retryCount(), config.rnrRetry(), port, gidIndex, mtu,
                 config.pkeyIndex(), config.serviceLevel(), config.trafficClass(), config.maxMessageSize(),
-                config.rendezvousTransfers());
+                config.rendezvousTransfers(), config.maxPendingConnections());
     }
 }

@@ -23,7 +23,8 @@ final class ConnectionFailures {
     private static final String[] REASONS = {"none", "malformed handshake", "protocol version mismatch",
         "eager buffer size mismatch", "receive credits out of range", "connection arrived on another device",
         "server is closing", "server could not allocate the channel", "connection arrived on another port of the device",
-        "the server's device does not keep a configured queue-pair attribute"};
+        "the server's device does not keep a configured queue-pair attribute",
+        "too many connection requests pending"};
     /** QueuePairAttribute (native/src/transport/verbs_channel.h) -> the variable that configures it. */
     private static final String[] ATTRIBUTES = {"attribute", "RDMA_SL", "RDMA_TRAFFIC_CLASS", "RDMA_MTU", "RDMA_GID_INDEX",
         "RDMA_PKEY"};
@@ -133,7 +134,8 @@ final class ConnectionFailures {
                 String text = reason(reason);
                 String extra = reason == 2 ? "; the peer speaks protocol version " + detail
                         : reason == 3 ? "; the peer's eager size is " + detail
-                        : reason == 9 ? ": " + attributeRefused(detail) : "";
+                        : reason == 9 ? ": " + attributeRefused(detail)
+                        : reason == 10 ? " (the server's maxPendingConnections is " + detail + ")" : "";
                 return new ConnectionRejectedException(to + ": rejected by the peer: " + text + extra, text);
             }
             case 5:

@@ -55,7 +55,7 @@ final class JniContext extends NativeResource implements RdmaContext {
         this.largeBlocks = new LargeBlocks(this, Math.min(config.receiveBudget(), 128L << 20));
         int cqEntries = config.completionQueueSize() > 0 ? config.completionQueueSize() : DEFAULT_CQ_ENTRIES;
         this.handle = NativeContext.open0(selection.device().name(), selection.port().number(), cqEntries,
-                config.receiveBudget());
+                config.receiveBudget(), config.maxPendingConnections());
         this.loop = new EventLoop(this, handle, config.busyPoll());
         loop.start();
     }
@@ -76,9 +76,25 @@ final class JniContext extends NativeResource implements RdmaContext {
         return loop.inLoopThread();
     }
 
-    /** Runs a task on the event-loop thread (after the current batch). */
-    void runOnLoop(Runnable task) {
-        loop.submit(task);
+    /**
+     * Runs a task on the event-loop thread (after the current batch). Waking the loop touches the
+     * native context, so it holds a use of it: once the context is closed the task is dropped
+     * (nothing it could do is left: the context's close closed the channels it was about).
+     *
+     * @return false when the context was closed and the task dropped
+     */
+    boolean runOnLoop(Runnable task) {
+        try {
+            acquire();
+        } catch (RdmaClosedException closed) {
+            return false;
+        }
+        try {
+            loop.submit(task);
+        } finally {
+            release();
+        }
+        return true;
     }
 
     @Override

@@ -169,4 +169,27 @@ class ChannelFailureTest {
             }
         }).getCause(), "the server is gone: refused");
     }
+
+    @Test
+    void settingAHandlerAfterTheContextClosedTouchesNothingNative() throws Exception {
+        // setHandler from an application thread wakes the event loop; after the context's close that
+        // used to write to the freed native context (an eventfd number read from freed memory).
+        try (Endpoints e = new Endpoints()) {
+            InetSocketAddress address = Endpoints.nextAddress();
+            e.listen(address, (ch, m) -> { });
+            for (int round = 0; round < 20; round++) {
+                org.jrdma.RdmaContext client = org.jrdma.Rdma.open(RdmaConfig.builder().device(RxeEnvironment.clientDevice()).build());
+                RdmaChannel channel = client.connect(address, e.clientAddress, (ch, m) -> { }).get(30, TimeUnit.SECONDS);
+                Thread closer = new Thread(client::close);
+                closer.start();
+                while (closer.isAlive()) {
+                    channel.setHandler((ch, m) -> { }); // racing with the close: never throws, never crashes
+                }
+                closer.join();
+                channel.setHandler((ch, m) -> { }); // after it: the native context is gone
+                assertTrue(client.isClosed());
+                assertTrue(channel.closeFuture().get(10, TimeUnit.SECONDS) instanceof RdmaClosedException);
+            }
+        }
+    }
 }
