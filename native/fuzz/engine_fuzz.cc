@@ -97,6 +97,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   options.rendezvous = 2;
   options.read_chunk = 1000;
   options.max_reads = 2;
+  options.keepalive_ms = 1000;  // ticks up to 5 s apart: silence closes, idle sends keepalives
   ReceiveBudget budget(3000);
   options.budget = &budget;
   std::vector<uint8_t> memory(ChannelMemoryLayout::of(kDepth, kEager).size);
@@ -110,6 +111,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   engine.attach(&transport);
   wire::Handshake hs = engine.local_handshake();
   hs.rendezvous = 1 + in.byte() % 4;
+  hs.keepalive = 1000;
   engine.set_peer(hs);
   engine.open();
   uint64_t seq = 0;
@@ -213,7 +215,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
         engine.flush();
         break;
       case 7:
-        engine.tick(std::chrono::steady_clock::now() + std::chrono::milliseconds(in.byte()));
+        engine.tick(std::chrono::steady_clock::now() + std::chrono::milliseconds(in.byte() * 20));
         break;
       case 8:
         for (uint32_t key : budget.waiters_to_retry()) {

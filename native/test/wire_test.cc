@@ -137,11 +137,11 @@ TEST(Handshake, RejectsMalformedAndOutOfRangeFields) {
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, 4, &in));
   bytes[0] ^= 1;
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, sizeof bytes, &in));
-  Handshake v3 = h;
-  v3.version = 3;
-  encode_handshake(v3, bytes);
+  Handshake v4 = h;
+  v4.version = 4;
+  encode_handshake(v4, bytes);
   EXPECT_EQ(RejectReason::kVersionMismatch, decode_handshake(bytes, sizeof bytes, &in));
-  EXPECT_EQ(3, in.version);
+  EXPECT_EQ(4, in.version);
   auto rejects = [&](Handshake bad, RejectReason reason) {
     encode_handshake(bad, bytes);
     EXPECT_EQ(reason, decode_handshake(bytes, sizeof bytes, &in));
@@ -167,6 +167,27 @@ TEST(Handshake, RejectsMalformedAndOutOfRangeFields) {
   Handshake odd_mtu = h;
   odd_mtu.mtu = 1500;  // not a verbs MTU
   rejects(odd_mtu, RejectReason::kMalformed);
+  Handshake hasty = h;
+  hasty.keepalive = kMinKeepalive - 1;  // a bound that would close live channels
+  rejects(hasty, RejectReason::kMalformed);
+  Handshake endless = h;
+  endless.keepalive = kMaxKeepalive + 1;
+  rejects(endless, RejectReason::kMalformed);
+}
+
+TEST(Handshake, RejectsAVersionTwoPeerAndCarriesTheKeepalive) {
+  Handshake h = valid_handshake();
+  h.keepalive = 30000;
+  uint8_t bytes[kHandshakeSize];
+  encode_handshake(h, bytes);
+  Handshake in;
+  ASSERT_EQ(RejectReason::kNone, decode_handshake(bytes, sizeof bytes, &in));
+  EXPECT_EQ(30000u, in.keepalive);
+  Handshake old = h;
+  old.version = 2;  // version 2 sent 28 bytes
+  encode_handshake(old, bytes);
+  EXPECT_EQ(RejectReason::kVersionMismatch, decode_handshake(bytes, 28, &in));
+  EXPECT_EQ(2, in.version);
 }
 
 TEST(ControlMessage, RendezvousStartAndDoneRoundTripAndRejectReservedBits) {

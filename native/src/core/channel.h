@@ -18,6 +18,7 @@ struct ChannelOptions {
   uint32_t max_message = 1u << 30;  // the largest message accepted (RdmaConfig.maxMessageSize)
   uint32_t rendezvous = 8;          // transfers received at a time (RdmaConfig.rendezvousTransfers)
   uint32_t max_pending = 64;        // listeners: accepted requests not established yet (maxPendingConnections)
+  uint32_t keepalive_ms = 30000;    // RdmaConfig.keepaliveMillis (0: off)
   // Filled in by the context: from the device, and the context's receive budget.
   uint32_t read_chunk = 1u << 20;
   uint32_t max_reads = 1;
@@ -70,6 +71,7 @@ class Channel {
     e.graceful_close_ms = o.graceful_close_ms;
     e.max_message = o.max_message;
     e.rendezvous = o.rendezvous;
+    e.keepalive_ms = o.keepalive_ms;
     e.read_chunk = o.read_chunk;
     e.max_reads = o.max_reads;
     e.budget = o.budget;

@@ -48,6 +48,7 @@ wire::Handshake ChannelEngine::local_handshake() const noexcept {
   h.eager = options_.eager;
   h.max_message = std::max<uint32_t>(options_.max_message, options_.eager - static_cast<uint32_t>(wire::kHeaderSize));
   h.rendezvous = options_.rendezvous;
+  h.keepalive = options_.keepalive_ms;
   return h;
 }
 
@@ -91,6 +92,7 @@ void ChannelEngine::open_locked() {
   if (state_ != State::kStarted) return;
   state_ = State::kOpen;
   credits_ = peer_.credits;
+  last_heard_ = last_sent_ = std::chrono::steady_clock::now();
   sink_.emit(make_record(EventKind::kChannelOpen, key_, static_cast<int32_t>(peer_.credits),
                          static_cast<int32_t>(peer_.max_message)));
 }
@@ -307,6 +309,7 @@ void ChannelEngine::flush_locked() {
     }
     transport_->post_chain(chain_.data(), static_cast<int>(chain_.size()));
     chain_.clear();
+    sent_ = true;
   } catch (const RdmaError& e) {
     // Some requests of the chain may be on the wire, some not: close the channel, which fails
     // every operation not reported yet exactly once.
@@ -385,6 +388,30 @@ void ChannelEngine::tick(std::chrono::steady_clock::time_point now) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (state_ == State::kClosing && now >= close_deadline_) {
     finish_locked(ClosedCause::kGracefulTimeout, 0, options_.graceful_close_ms);
+  }
+  if (state_ == State::kOpen) keepalive_locked(now);
+}
+
+// Only the peer's own messages prove it alive: its NIC acknowledges our sends even when the
+// process is stopped or hung. A peer that watches (announced keepalive) gets a message from us
+// at least every third of its bound; an explicit credit message serves when nothing else went.
+void ChannelEngine::keepalive_locked(std::chrono::steady_clock::time_point now) {
+  if (heard_) last_heard_ = now;
+  if (sent_) last_sent_ = now;
+  heard_ = sent_ = false;
+  if (options_.keepalive_ms != 0) {
+    auto silent = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_heard_).count();
+    if (silent >= options_.keepalive_ms) {
+      return finish_locked(ClosedCause::kPeerSilent, 0, silent, options_.keepalive_ms);
+    }
+  }
+  if (peer_.keepalive != 0 && now - last_sent_ >= std::chrono::milliseconds(peer_.keepalive / 3)) {
+    Submission credit{};
+    credit.kind = static_cast<uint8_t>(OpKind::kCredit);
+    if (can_post_locked(credit)) {
+      take_locked(credit);
+      flush_locked();
+    }
   }
 }
 

@@ -45,6 +45,7 @@ struct EngineOptions {
   uint32_t rendezvous = 8;          // transfers this side receives at a time (announced)
   uint32_t read_chunk = 1u << 20;   // bytes per RDMA READ of a transfer
   uint32_t max_reads = 16;          // READs this side keeps outstanding (the QP's initiator depth)
+  uint32_t keepalive_ms = 0;        // a peer silent this long is gone (announced; 0: not watched)
   ReceiveBudget* budget = nullptr;  // the context's limit on bytes being received; null: none
 };
 
@@ -102,9 +103,12 @@ class ChannelEngine {
   void retry_budget();
   // Posts re-posts and the requests the events made possible (one chain, one doorbell).
   void flush();
+  // Every ~100 ms: the graceful close's deadline, and keepalive (a silent peer closes the channel
+  // with kPeerSilent; an idle side sends a credit message every peer keepalive / 3).
   void tick(std::chrono::steady_clock::time_point now);
 
  private:
+  void keepalive_locked(std::chrono::steady_clock::time_point now);
   static bool needs_credit(OpKind kind) noexcept {
     return kind == OpKind::kSend || kind == OpKind::kWriteWithImmediate || kind == OpKind::kCredit ||
            kind == OpKind::kControl;
@@ -171,6 +175,12 @@ class ChannelEngine {
   std::deque<PostedReceive> posted_;           // receives the application posted, in order
   DeliveryQueue deliveries_;
   std::chrono::steady_clock::time_point close_deadline_{};
+  // Keepalive (tick()): whether anything arrived / was posted since the last tick, and when the
+  // last tick saw it. Flags on the hot paths, clock reads only in tick.
+  bool heard_ = false;
+  bool sent_ = false;
+  std::chrono::steady_clock::time_point last_heard_{};
+  std::chrono::steady_clock::time_point last_sent_{};
 };
 
 }  // namespace jrdma

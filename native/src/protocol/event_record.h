@@ -72,6 +72,7 @@ enum class ClosedCause : int32_t {
   kConnectFailed = 5,     // b = ChannelFailure, c = errno or rdma_cm status, d = RejectReason | detail << 16
                           // (kAttributeRefused: c and d as its comment says)
   kGracefulTimeout = 6,   // c = milliseconds waited for posted operations
+  kPeerSilent = 7,        // nothing arrived for c milliseconds (keepalive, d = the configured bound)
 };
 
 // Why a connection attempt failed (kConnectFailed).

@@ -14,12 +14,13 @@ void encode_handshake(const Handshake& h, uint8_t* out) noexcept {
   store_le32(out + 16, h.max_message);
   store_le32(out + 20, h.mtu);
   store_le32(out + 24, h.rendezvous);
+  store_le32(out + 28, h.keepalive);
 }
 
 RejectReason decode_handshake(const void* data, std::size_t length, Handshake* out) noexcept {
   // rdma_cm pads private data with zeros up to the transport's size: accept longer, never shorter.
   if (data == nullptr || length < kHandshakeSize) {
-    // A version-1 peer sends 20 or 24 bytes: say so rather than "malformed".
+    // Earlier versions send 20, 24 (1) or 28 (2) bytes: say so rather than "malformed".
     if (data != nullptr && length >= 8 && load_le32(static_cast<const uint8_t*>(data)) == kMagic) {
       out->version = load_le16(static_cast<const uint8_t*>(data) + 4);
       if (out->version != kProtocolVersion) return RejectReason::kVersionMismatch;
@@ -36,6 +37,7 @@ RejectReason decode_handshake(const void* data, std::size_t length, Handshake* o
   h.max_message = load_le32(p + 16);
   h.mtu = load_le32(p + 20);
   h.rendezvous = load_le32(p + 24);
+  h.keepalive = load_le32(p + 28);
   if (h.version != kProtocolVersion) {
     *out = h;
     return RejectReason::kVersionMismatch;
@@ -45,6 +47,7 @@ RejectReason decode_handshake(const void* data, std::size_t length, Handshake* o
   if (h.eager < kMinEager || h.eager > kMaxEager) return RejectReason::kEagerMismatch;
   if (h.max_message < h.eager - kHeaderSize || h.max_message > kMaxMessage) return RejectReason::kMalformed;
   if (h.rendezvous == 0 || h.rendezvous > kMaxRendezvous) return RejectReason::kMalformed;
+  if (h.keepalive != 0 && (h.keepalive < kMinKeepalive || h.keepalive > kMaxKeepalive)) return RejectReason::kMalformed;
   if (h.mtu != 0 && h.mtu != 256 && h.mtu != 512 && h.mtu != 1024 && h.mtu != 2048 && h.mtu != 4096) {
     return RejectReason::kMalformed;
   }

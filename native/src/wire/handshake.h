@@ -1,5 +1,5 @@
 // The connection handshake carried in rdma_cm private data (docs/protocol.md).
-// Request (connect) and accept use the same 28-byte layout, little-endian:
+// Request (connect) and accept use the same 32-byte layout, little-endian:
 //   offset 0   u32 magic    0x4D44524A ("JRDM")
 //   offset 4   u16 version  protocol version (kProtocolVersion)
 //   offset 6   u16 flags    0
@@ -11,6 +11,9 @@
 //                           or 0: no limit of its own. Both ends use the smaller one.
 //   offset 24  u32 rendezvous  rendezvous transfers the sender receives at a time (1..kMaxRendezvous);
 //                           the peer starts no more, a START beyond it is a protocol error
+//   offset 28  u32 keepalive  milliseconds after which the sender declares a silent peer gone
+//                           (kMinKeepalive..kMaxKeepalive), or 0: it does not watch. The peer sends
+//                           something at least every keepalive / 3 ms.
 // A reject carries 12 bytes: magic, u16 version, u16 reason (RejectReason), u32 detail.
 #pragma once
 
@@ -20,14 +23,17 @@
 namespace jrdma::wire {
 
 constexpr uint32_t kMagic = 0x4D44524A;
-constexpr uint16_t kProtocolVersion = 2;  // 2: rendezvous (max_message above the eager payload)
-constexpr std::size_t kHandshakeSize = 28;
+// 2: rendezvous (max_message above the eager payload); 3: keepalive
+constexpr uint16_t kProtocolVersion = 3;
+constexpr std::size_t kHandshakeSize = 32;
 constexpr std::size_t kRejectSize = 12;
 constexpr uint32_t kMinEager = 64;
 constexpr uint32_t kMaxEager = 1u << 24;
 constexpr uint32_t kMaxCredits = 16384;
 constexpr uint32_t kMaxMessage = 0x7fffffff;  // Java's int lengths
 constexpr uint32_t kMaxRendezvous = 1024;
+constexpr uint32_t kMinKeepalive = 1000;      // ms: ten of the loop's 100 ms ticks
+constexpr uint32_t kMaxKeepalive = 3600000;   // ms
 
 struct Handshake {
   uint16_t version = kProtocolVersion;
@@ -37,6 +43,7 @@ struct Handshake {
   uint32_t max_message = 0;
   uint32_t mtu = 0;
   uint32_t rendezvous = 0;
+  uint32_t keepalive = 0;  // ms; 0: the sender does not watch for silence
 };
 
 enum class RejectReason : uint16_t {

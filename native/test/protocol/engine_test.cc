@@ -272,5 +272,51 @@ TEST(ChannelEngine, ExplicitCreditMessagesReturnCreditsAndNeverPingPong) {
   EXPECT_EQ(pair.a.violation + pair.b.violation, "");
 }
 
+TEST(ChannelEngine, KeepaliveHoldsAnIdleLiveChannelOpenAndClosesOnASilentPeer) {
+  EngineOptions options = small(8);
+  options.keepalive_ms = 1200;
+  EnginePair pair(options);
+  auto t0 = std::chrono::steady_clock::now();
+  auto at = [&](int ms) { return t0 + std::chrono::milliseconds(ms); };
+  for (int ms = 100; ms <= 3000; ms += 100) {  // idle and alive: each side sends every 400 ms
+    pair.a.engine.tick(at(ms));
+    pair.b.engine.tick(at(ms));
+    pair.settle();
+  }
+  EXPECT_FALSE(pair.a.closed);
+  EXPECT_FALSE(pair.b.closed);
+  EXPECT_TRUE(pair.a.violation.empty()) << pair.a.violation;
+  // a stops (a stopped process): its loop runs no more, while its device still takes b's messages.
+  int closed_at = 0;
+  for (int ms = 3100; ms <= 6000 && !pair.b.closed; ms += 100) {
+    pair.b.engine.tick(at(ms));
+    while (pair.b.transport.pending_sends() > 0) pair.b.transport.execute_one();
+    while (pair.b.transport.deliver_one(pair.b.engine)) {
+    }
+    pair.process(pair.b, pair.a);
+    if (pair.b.closed) closed_at = ms;
+  }
+  ASSERT_TRUE(pair.b.closed);
+  EXPECT_EQ(static_cast<int>(ClosedCause::kPeerSilent), pair.b.closed_cause);
+  // a's last message came at most 400 ms before it stopped; b gives up 1200 ms after it (100 ms ticks).
+  EXPECT_GE(closed_at, 3000 + 1200 - 400);
+  EXPECT_LE(closed_at, 3000 + 1200 + 100);
+  expect_all_reported(pair.b);
+}
+
+TEST(ChannelEngine, ASideThatDoesNotWatchIsSentNoKeepalives) {
+  EngineOptions options = small(8);  // keepalive_ms 0: nobody watches, nothing is sent
+  EnginePair pair(options);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int ms = 100; ms <= 5000; ms += 100) {
+    pair.a.engine.tick(t0 + std::chrono::milliseconds(ms));
+    pair.b.engine.tick(t0 + std::chrono::milliseconds(ms));
+    EXPECT_EQ(0u, pair.a.transport.pending_sends());
+    EXPECT_EQ(0u, pair.b.transport.pending_sends());
+  }
+  EXPECT_FALSE(pair.a.closed);
+  EXPECT_FALSE(pair.b.closed);
+}
+
 }  // namespace
 }  // namespace jrdma::test

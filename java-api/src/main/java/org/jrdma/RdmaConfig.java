@@ -36,6 +36,7 @@ public final class RdmaConfig {
     private final int rendezvousTransfers;
     private final long receiveBudget;
     private final int maxPendingConnections;
+    private final int keepaliveMillis;
 
     private RdmaConfig(Builder b) {
         if (b.port != 0 && b.device == null) {
@@ -62,6 +63,7 @@ public final class RdmaConfig {
         this.rendezvousTransfers = b.rendezvousTransfers;
         this.receiveBudget = b.receiveBudget;
         this.maxPendingConnections = b.maxPendingConnections;
+        this.keepaliveMillis = b.keepaliveMillis;
     }
 
     public static Builder builder() {
@@ -242,6 +244,15 @@ public final class RdmaConfig {
         return maxPendingConnections;
     }
 
+    /**
+     * A channel whose peer sent nothing for this long closes with {@link PeerSilentException}; 0: not
+     * watched. Announced in the handshake: the peer sends a message at least every third of it when
+     * it has nothing else to send, so an idle but live channel stays open.
+     */
+    public int keepaliveMillis() {
+        return keepaliveMillis;
+    }
+
     @Override
     public String toString() {
         return "RdmaConfig{device=" + (device == null ? "auto" : device) + ", port=" + (port == 0 ? "auto" : port)
@@ -251,7 +262,8 @@ public final class RdmaConfig {
                 + ", trafficClass=" + trafficClass + ", busyPoll=" + busyPoll + ", completionQueueSize="
                 + (completionQueueSize == 0 ? "auto" : completionQueueSize) + ", eagerSize=" + eagerSize
                 + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis + ", maxMessageSize="
-                + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers + ", receiveBudget=" + receiveBudget + ", maxPendingConnections=" + maxPendingConnections + "}";
+                + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers + ", receiveBudget=" + receiveBudget + ", maxPendingConnections=" + maxPendingConnections
+                + ", keepaliveMillis=" + keepaliveMillis + "}";
     }
 
     /** Builds a configuration; each setter checks its value at once. */
@@ -277,6 +289,7 @@ public final class RdmaConfig {
         private int rendezvousTransfers = 8;
         private long receiveBudget = 256L << 20;
         private int maxPendingConnections = 64;
+        private int keepaliveMillis = 30000;
 
         private Builder() {
         }
@@ -448,6 +461,16 @@ public final class RdmaConfig {
         /** Accepted connection requests not established yet, per listener and per context, 1..65535 (default 64). */
         public Builder maxPendingConnections(int requests) {
             this.maxPendingConnections = range("maxPendingConnections", requests, 1, 65535, "connection requests");
+            return this;
+        }
+
+        /** Silence after which a channel's peer is declared gone: 0 (off) or 1000..3600000 ms (default 30000). */
+        public Builder keepaliveMillis(int millis) {
+            if (millis != 0) {
+                // The loop checks every 100 ms: a bound of ten checks at least.
+                range("keepaliveMillis", millis, 1000, 3600000, "milliseconds, or 0 for off");
+            }
+            this.keepaliveMillis = millis;
             return this;
         }
 

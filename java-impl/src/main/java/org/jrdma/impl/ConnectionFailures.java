@@ -87,6 +87,9 @@ final class ConnectionFailures {
                             detail2 >>> 32), 95 /* EOPNOTSUPP */);
                 }
                 return exception(remote, code, (int) detail, (int) (detail2 & 0xffff), detail2 >>> 16);
+            case EventRecords.CLOSED_PEER_SILENT:
+                return new org.jrdma.PeerSilentException("nothing arrived from " + remote + " for " + detail
+                        + " ms (keepaliveMillis " + detail2 + "): the peer is stopped, hung or unreachable", detail);
             case EventRecords.CLOSED_GRACEFUL_TIMEOUT:
                 return new RdmaClosedException("closed: operations still in flight after " + detail
                         + " ms of graceful close were failed");

@@ -37,7 +37,7 @@ class PeerDeathTest {
     private static int nextPort = 19700;
 
     /** The peer in its own JVM; its output lines arrive in {@code lines}. */
-    private static Process startPeer(BlockingQueue<String> lines, String... args) throws Exception {
+    static Process startPeer(BlockingQueue<String> lines, String... args) throws Exception {
         Path repo = Path.of(System.getProperty("jrdma.repo", "."));
         String classPath = repo.resolve("test-rxe/target/test-classes") + ":"
                 + Files.readString(repo.resolve("test-rxe/target/vm/classpath.txt")).trim();
@@ -59,7 +59,7 @@ class PeerDeathTest {
         return process;
     }
 
-    private static void awaitLine(BlockingQueue<String> lines, String expected) throws InterruptedException {
+    static void awaitLine(BlockingQueue<String> lines, String expected) throws InterruptedException {
         List<String> seen = new ArrayList<>();
         // A generous bound: under TCG the child JVM starts slowly and 32 MiB of READs take seconds.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);

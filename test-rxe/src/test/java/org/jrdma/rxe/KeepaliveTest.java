@@ -1,0 +1,75 @@
+package org.jrdma.rxe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jrdma.PeerSilentException;
+import org.jrdma.Rdma;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
+import org.jrdma.RegisteredBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keepalive: an idle channel between live peers stays open however short the bound, and a peer
+ * process that is stopped (SIGSTOP: its device still acknowledges our packets, only its messages
+ * stop) is detected within the bound even though nothing is outstanding.
+ */
+class KeepaliveTest {
+
+    @Test
+    void anIdleChannelBetweenLivePeersStaysOpenWithTheShortestBound() throws Exception {
+        try (Endpoints e = new Endpoints(RdmaConfig.builder().keepaliveMillis(1000))) {
+            InetSocketAddress address = Endpoints.nextAddress();
+            BlockingQueue<Integer> received = new LinkedBlockingQueue<>();
+            e.listen(address, (ch, m) -> received.add(m.length()));
+            RdmaChannel channel = e.connect(address, (ch, m) -> { });
+            // Five bounds of silence on the application's side: keepalives keep it open.
+            assertThrows(TimeoutException.class, () -> channel.closeFuture().get(5, TimeUnit.SECONDS));
+            RegisteredBuffer out = e.client.allocate(64);
+            channel.send(out, 0, 64).get(10, TimeUnit.SECONDS);
+            assertEquals(64, received.poll(10, TimeUnit.SECONDS));
+            assertTrue(channel.isOpen());
+            out.close();
+        }
+    }
+
+    @Test
+    void aStoppedPeerProcessClosesTheChannelWithPeerSilentWithinTheBound() throws Exception {
+        RxeEnvironment.requireDevices();
+        int port = 19800;
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Process peer = PeerDeathTest.startPeer(lines, "receive", RxeEnvironment.serverDevice(), RxeEnvironment.ADDRESS_0,
+                "" + port);
+        try (RdmaContext client = Rdma.open(RdmaConfig.builder().device(RxeEnvironment.clientDevice())
+                .keepaliveMillis(1000).build())) {
+            PeerDeathTest.awaitLine(lines, "LISTENING");
+            String local = RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0;
+            RdmaChannel channel = client.connect(new InetSocketAddress(RxeEnvironment.ADDRESS_0, port),
+                    InetAddress.getByName(local), (ch, m) -> { }).get(60, TimeUnit.SECONDS);
+            // Alive (the peer sends every third of our bound): still open after three bounds.
+            assertThrows(TimeoutException.class, () -> channel.closeFuture().get(3, TimeUnit.SECONDS));
+            Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(peer.pid())).inheritIO().start();
+            assertEquals(0, stop.waitFor());
+            long stopped = System.nanoTime();
+            Throwable cause = channel.closeFuture().get(30, TimeUnit.SECONDS);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped);
+            PeerSilentException silent = assertInstanceOf(PeerSilentException.class, cause);
+            assertTrue(silent.silentMillis() >= 1000, silent.getMessage());
+            // The bound, one tick, and what the emulated VM adds on top (reported, not a timing assertion).
+            System.out.println("KeepaliveTest: a stopped peer was detected after " + millis + " ms: " + silent.getMessage());
+        } finally {
+            peer.destroyForcibly();
+            peer.waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+}
