@@ -19,6 +19,7 @@ struct ChannelOptions {
   uint32_t rendezvous = 8;          // transfers received at a time (RdmaConfig.rendezvousTransfers)
   uint32_t max_pending = 64;        // listeners: accepted requests not established yet (maxPendingConnections)
   uint32_t keepalive_ms = 30000;    // RdmaConfig.keepaliveMillis (0: off)
+  uint32_t operation_timeout_ms = 120000;  // RdmaConfig.operationTimeoutMillis (0: off)
   // Filled in by the context: from the device, and the context's receive budget.
   uint32_t read_chunk = 1u << 20;
   uint32_t max_reads = 1;
@@ -72,6 +73,7 @@ class Channel {
     e.max_message = o.max_message;
     e.rendezvous = o.rendezvous;
     e.keepalive_ms = o.keepalive_ms;
+    e.operation_timeout_ms = o.operation_timeout_ms;
     e.read_chunk = o.read_chunk;
     e.max_reads = o.max_reads;
     e.budget = o.budget;

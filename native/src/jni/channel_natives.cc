@@ -43,8 +43,8 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
 #define JRDMA_CHANNEL_SETTINGS                                                                                   \
   jint depth, jint eager, jint max_inline, jint timeout, jint retry, jint rnr, jint port, jint gid_index, jint mtu, \
       jint pkey_index, jint service_level, jint traffic_class, jint max_message, jint rendezvous, jint max_pending, \
-      jint keepalive
-#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIIIIIII"
+      jint keepalive, jint operation_timeout
+#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIIIIIIII"
 
 ChannelOptions channel_options(JRDMA_CHANNEL_SETTINGS) {
   ChannelOptions o;
@@ -65,6 +65,7 @@ ChannelOptions channel_options(JRDMA_CHANNEL_SETTINGS) {
   o.rendezvous = static_cast<uint32_t>(rendezvous);
   o.max_pending = static_cast<uint32_t>(max_pending);
   o.keepalive_ms = static_cast<uint32_t>(keepalive);
+  o.operation_timeout_ms = static_cast<uint32_t>(operation_timeout);
   return o;
 }
 
@@ -73,7 +74,7 @@ jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint ip_port, jint
     sockaddr_storage address = parse_address(env, ip, ip_port);
     ChannelOptions options = channel_options(depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu,
                                              pkey_index, service_level, traffic_class, max_message, rendezvous,
-                                             max_pending, keepalive);
+                                             max_pending, keepalive, operation_timeout);
     Listener* listener = from_handle<Context>(context)->listen(reinterpret_cast<sockaddr*>(&address), options, backlog);
     return to_handle(listener);
   });
@@ -94,7 +95,7 @@ jlong createChannel0(JNIEnv* env, jclass, jlong context, JRDMA_CHANNEL_SETTINGS)
   return guarded<jlong>(env, 0, [&] {
     return to_handle(from_handle<Context>(context)->create_channel(channel_options(
         depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu, pkey_index, service_level, traffic_class,
-        max_message, rendezvous, max_pending, keepalive)));
+        max_message, rendezvous, max_pending, keepalive, operation_timeout)));
   });
 }
 

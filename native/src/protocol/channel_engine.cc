@@ -92,7 +92,7 @@ void ChannelEngine::open_locked() {
   if (state_ != State::kStarted) return;
   state_ = State::kOpen;
   credits_ = peer_.credits;
-  last_heard_ = last_sent_ = std::chrono::steady_clock::now();
+  last_heard_ = last_sent_ = last_progress_ = std::chrono::steady_clock::now();
   sink_.emit(make_record(EventKind::kChannelOpen, key_, static_cast<int32_t>(peer_.credits),
                          static_cast<int32_t>(peer_.max_message)));
 }
@@ -265,6 +265,7 @@ void ChannelEngine::drain_queue_locked() {
 
 void ChannelEngine::emit_reports_locked() {
   reports_.emit_ready([this](uint64_t seq, OpKind kind, int32_t status, int64_t result) {
+    progressed_ = true;
     sink_.emit(make_record(EventKind::kOpDone, key_, status, static_cast<int32_t>(kind), static_cast<int64_t>(seq),
                            result));
   });
@@ -390,6 +391,22 @@ void ChannelEngine::tick(std::chrono::steady_clock::time_point now) {
     finish_locked(ClosedCause::kGracefulTimeout, 0, options_.graceful_close_ms);
   }
   if (state_ == State::kOpen) keepalive_locked(now);
+  if (state_ == State::kOpen) watch_progress_locked(now);
+}
+
+// RDMA cannot withdraw a posted operation: when operations wait (for credits, a slot, the device
+// or the peer's answer to a rendezvous) and none finishes for the bound, the channel closes and
+// every one of them fails with the cause. Reports are in submission order, so "none reported"
+// means the oldest has waited at least that long.
+void ChannelEngine::watch_progress_locked(std::chrono::steady_clock::time_point now) {
+  bool waiting = reports_.waiting() > 0 || !queue_.empty();
+  if (progressed_ || !waiting) last_progress_ = now;
+  progressed_ = false;
+  if (options_.operation_timeout_ms == 0 || !waiting) return;
+  auto stalled = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_progress_).count();
+  if (stalled >= options_.operation_timeout_ms) {
+    finish_locked(ClosedCause::kOperationTimeout, 0, stalled, options_.operation_timeout_ms);
+  }
 }
 
 // Only the peer's own messages prove it alive: its NIC acknowledges our sends even when the

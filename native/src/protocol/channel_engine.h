@@ -46,6 +46,7 @@ struct EngineOptions {
   uint32_t read_chunk = 1u << 20;   // bytes per RDMA READ of a transfer
   uint32_t max_reads = 16;          // READs this side keeps outstanding (the QP's initiator depth)
   uint32_t keepalive_ms = 0;        // a peer silent this long is gone (announced; 0: not watched)
+  uint32_t operation_timeout_ms = 0;  // operations waiting this long without progress fail (0: never)
   ReceiveBudget* budget = nullptr;  // the context's limit on bytes being received; null: none
 };
 
@@ -109,6 +110,7 @@ class ChannelEngine {
 
  private:
   void keepalive_locked(std::chrono::steady_clock::time_point now);
+  void watch_progress_locked(std::chrono::steady_clock::time_point now);
   static bool needs_credit(OpKind kind) noexcept {
     return kind == OpKind::kSend || kind == OpKind::kWriteWithImmediate || kind == OpKind::kCredit ||
            kind == OpKind::kControl;
@@ -181,6 +183,10 @@ class ChannelEngine {
   bool sent_ = false;
   std::chrono::steady_clock::time_point last_heard_{};
   std::chrono::steady_clock::time_point last_sent_{};
+  // Operation timeout (tick()): whether an operation was reported since the last tick, and when
+  // the operations waiting now last saw one finish.
+  bool progressed_ = false;
+  std::chrono::steady_clock::time_point last_progress_{};
 };
 
 }  // namespace jrdma

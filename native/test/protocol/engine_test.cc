@@ -318,5 +318,54 @@ TEST(ChannelEngine, ASideThatDoesNotWatchIsSentNoKeepalives) {
   EXPECT_FALSE(pair.b.closed);
 }
 
+TEST(ChannelEngine, OperationsWithoutProgressForTheBoundFailEachOnceWithTheTimeout) {
+  EngineOptions options = small(4);
+  options.operation_timeout_ms = 1000;
+  EnginePair pair(options);
+  auto t0 = std::chrono::steady_clock::now();
+  auto at = [&](int ms) { return t0 + std::chrono::milliseconds(ms); };
+  // b's application holds every message: b returns no credits, a's later sends wait for them.
+  std::vector<Submission> sends;
+  for (int i = 0; i < 8; ++i) sends.push_back(pair.make(pair.a, OpKind::kSend, 16));
+  pair.a.engine.submit(sends.data(), static_cast<int>(sends.size()));
+  for (int round = 0; round < 10; ++round) {
+    while (pair.a.transport.pending_sends() > 0) pair.a.transport.execute_one();
+    while (pair.a.transport.deliver_one(pair.a.engine)) {
+    }
+    while (pair.b.transport.deliver_one(pair.b.engine)) {
+    }
+  }
+  pair.process(pair.a, pair.b);
+  ASSERT_GT(pair.a.pending(), 0u) << "some sends wait for credits";
+  int closed_at = 0;
+  for (int ms = 100; ms <= 3000 && !pair.a.closed; ms += 100) {
+    pair.a.engine.tick(at(ms));
+    pair.process(pair.a, pair.b);
+    if (pair.a.closed) closed_at = ms;
+  }
+  ASSERT_TRUE(pair.a.closed);
+  EXPECT_EQ(static_cast<int>(ClosedCause::kOperationTimeout), pair.a.closed_cause);
+  EXPECT_GE(closed_at, 1000);
+  EXPECT_LE(closed_at, 1200);
+  expect_all_reported(pair.a);
+}
+
+TEST(ChannelEngine, OperationsThatKeepCompletingNeverTimeOut) {
+  EngineOptions options = small(4);
+  options.operation_timeout_ms = 1000;
+  EnginePair pair(options);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int ms = 100; ms <= 5000; ms += 100) {  // one send per tick, each completes
+    Submission send = pair.make(pair.a, OpKind::kSend, 16);
+    pair.a.engine.submit(&send, 1);
+    pair.a.engine.tick(t0 + std::chrono::milliseconds(ms));
+    pair.b.engine.tick(t0 + std::chrono::milliseconds(ms));
+    pair.settle();
+  }
+  EXPECT_FALSE(pair.a.closed);
+  EXPECT_EQ(0u, pair.a.pending());
+  EXPECT_TRUE(pair.a.violation.empty()) << pair.a.violation;
+}
+
 }  // namespace
 }  // namespace jrdma::test

@@ -37,6 +37,7 @@ public final class RdmaConfig {
     private final long receiveBudget;
     private final int maxPendingConnections;
     private final int keepaliveMillis;
+    private final int operationTimeoutMillis;
 
     private RdmaConfig(Builder b) {
         if (b.port != 0 && b.device == null) {
@@ -64,6 +65,7 @@ public final class RdmaConfig {
         this.receiveBudget = b.receiveBudget;
         this.maxPendingConnections = b.maxPendingConnections;
         this.keepaliveMillis = b.keepaliveMillis;
+        this.operationTimeoutMillis = b.operationTimeoutMillis;
     }
 
     public static Builder builder() {
@@ -82,57 +84,7 @@ public final class RdmaConfig {
 
     /** Reads the RDMA_* variables from {@code env}; unset or empty variables keep their defaults. */
     public static RdmaConfig fromEnvironment(Map<String, String> env) {
-        Builder b = builder();
-        String device = value(env, "RDMA_DEVICE");
-        if (device != null) {
-            b.device(device, "RDMA_DEVICE");
-        }
-        Integer v;
-        if ((v = integer(env, "RDMA_DEVICE_PORT")) != null) {
-            b.port(v, "RDMA_DEVICE_PORT");
-        }
-        if ((v = integer(env, "RDMA_GID_INDEX")) != null) {
-            b.gidIndex(v, "RDMA_GID_INDEX");
-        }
-        if ((v = integer(env, "RDMA_MTU")) != null) {
-            b.mtu(v, "RDMA_MTU");
-        }
-        if ((v = integer(env, "RDMA_PKEY")) != null) {
-            b.pkeyIndex(v, "RDMA_PKEY");
-        }
-        if ((v = integer(env, "RDMA_QUEUE_DEPTH")) != null) {
-            b.queueDepth(v, "RDMA_QUEUE_DEPTH");
-        }
-        if ((v = integer(env, "RDMA_TIMEOUT")) != null) {
-            b.timeout(v, "RDMA_TIMEOUT");
-        }
-        if ((v = integer(env, "RDMA_RETRY_CNT")) != null) {
-            b.retryCount(v, "RDMA_RETRY_CNT");
-        }
-        if ((v = integer(env, "RDMA_SL")) != null) {
-            b.serviceLevel(v, "RDMA_SL");
-        }
-        if ((v = integer(env, "RDMA_TRAFFIC_CLASS")) != null) {
-            b.trafficClass(v, "RDMA_TRAFFIC_CLASS");
-        }
-        return b.build();
-    }
-
-    private static String value(Map<String, String> env, String name) {
-        String value = env.get(name);
-        return value == null || value.isBlank() ? null : value.trim();
-    }
-
-    private static Integer integer(Map<String, String> env, String name) {
-        String value = value(env, name);
-        if (value == null) {
-            return null;
-        }
-        try {
-            return Integer.valueOf(value);
-        } catch (NumberFormatException e) {
-            throw new ConfigurationException(name + "='" + value + "' is not an integer");
-        }
+        return EnvironmentVariables.read(env, builder()).build();
     }
 
     /** The device name, or null to pick the only device with an active port. */
@@ -253,6 +205,15 @@ public final class RdmaConfig {
         return keepaliveMillis;
     }
 
+    /**
+     * When a channel's operations wait this long without one of them completing (no credits or
+     * answer from the peer, no completion from the device), the channel closes and every one fails
+     * with {@link OperationTimeoutException}: a posted RDMA operation cannot be withdrawn alone. 0: never.
+     */
+    public int operationTimeoutMillis() {
+        return operationTimeoutMillis;
+    }
+
     @Override
     public String toString() {
         return "RdmaConfig{device=" + (device == null ? "auto" : device) + ", port=" + (port == 0 ? "auto" : port)
@@ -263,7 +224,8 @@ public final class RdmaConfig {
                 + (completionQueueSize == 0 ? "auto" : completionQueueSize) + ", eagerSize=" + eagerSize
                 + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis + ", maxMessageSize="
                 + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers + ", receiveBudget=" + receiveBudget + ", maxPendingConnections=" + maxPendingConnections
-                + ", keepaliveMillis=" + keepaliveMillis + "}";
+                + ", keepaliveMillis=" + keepaliveMillis
+                + ", operationTimeoutMillis=" + operationTimeoutMillis + "}";
     }
 
     /** Builds a configuration; each setter checks its value at once. */
@@ -290,6 +252,7 @@ public final class RdmaConfig {
         private long receiveBudget = 256L << 20;
         private int maxPendingConnections = 64;
         private int keepaliveMillis = 30000;
+        private int operationTimeoutMillis = 120000;
 
         private Builder() {
         }
@@ -471,6 +434,15 @@ public final class RdmaConfig {
                 range("keepaliveMillis", millis, 1000, 3600000, "milliseconds, or 0 for off");
             }
             this.keepaliveMillis = millis;
+            return this;
+        }
+
+        /** How long operations may wait without one completing: 0 (never fail) or 1000..86400000 ms (default 120000). */
+        public Builder operationTimeoutMillis(int millis) {
+            if (millis != 0) {
+                range("operationTimeoutMillis", millis, 1000, 86400000, "milliseconds, or 0 for no bound");
+            }
+            this.operationTimeoutMillis = millis;
             return this;
         }
 

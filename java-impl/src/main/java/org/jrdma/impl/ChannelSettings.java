@@ -28,13 +28,15 @@ final class ChannelSettings {
         return NativeChannel.createChannel0(context, config.queueDepth(), config.eagerSize(), config.maxInline(),
                 config.timeout(), config.retryCount(), config.rnrRetry(), port, gidIndex, mtu, config.pkeyIndex(),
                 config.serviceLevel(), config.trafficClass(), config.maxMessageSize(), config.rendezvousTransfers(),
-                config.maxPendingConnections(), config.keepaliveMillis());
+                config.maxPendingConnections(), config.keepaliveMillis(),
+                config.operationTimeoutMillis());
     }
 
     long listen(long context, String ip, int ipPort, int backlog) {
         return NativeChannel.listen0(context, ip, ipPort, backlog, config.queueDepth(), config.eagerSize(),
                 config.maxInline(), config.timeout(), config.retryCount(), config.rnrRetry(), port, gidIndex, mtu,
                 config.pkeyIndex(), config.serviceLevel(), config.trafficClass(), config.maxMessageSize(),
-                config.rendezvousTransfers(), config.maxPendingConnections(), config.keepaliveMillis());
+                config.rendezvousTransfers(), config.maxPendingConnections(), config.keepaliveMillis(),
+                config.operationTimeoutMillis());
     }
 }

@@ -90,6 +90,10 @@ final class ConnectionFailures {
             case EventRecords.CLOSED_PEER_SILENT:
                 return new org.jrdma.PeerSilentException("nothing arrived from " + remote + " for " + detail
                         + " ms (keepaliveMillis " + detail2 + "): the peer is stopped, hung or unreachable", detail);
+            case EventRecords.CLOSED_OPERATION_TIMEOUT:
+                return new org.jrdma.OperationTimeoutException("operations to " + remote + " waited " + detail
+                        + " ms without one completing (operationTimeoutMillis " + detail2 + "): the peer returns no"
+                        + " credits or answers, or the device does not complete", detail);
             case EventRecords.CLOSED_GRACEFUL_TIMEOUT:
                 return new RdmaClosedException("closed: operations still in flight after " + detail
                         + " ms of graceful close were failed");

@@ -48,6 +48,7 @@ final class EventRecords {
     static final int CLOSED_CONNECT_FAILED = 5;
     static final int CLOSED_GRACEFUL_TIMEOUT = 6;
     static final int CLOSED_PEER_SILENT = 7;
+    static final int CLOSED_OPERATION_TIMEOUT = 8;
 
     private final ByteBuffer records;
     private final long address;

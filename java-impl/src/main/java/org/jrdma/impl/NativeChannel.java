@@ -10,7 +10,8 @@ final class NativeChannel {
     /** Binds and listens; the settings are {@link ChannelSettings}'. */
     static native long listen0(long context, String ip, int ipPort, int backlog, int depth, int eager, int maxInline,
                                int timeout, int retry, int rnrRetry, int port, int gidIndex, int mtu, int pkeyIndex,
-                               int serviceLevel, int trafficClass, int maxMessage, int rendezvous, int maxPending, int keepalive);
+                               int serviceLevel, int trafficClass, int maxMessage, int rendezvous, int maxPending, int keepalive,
+                               int operationTimeout);
 
     static native int listenerPort0(long listener);
 
@@ -22,7 +23,8 @@ final class NativeChannel {
      */
     static native long createChannel0(long context, int depth, int eager, int maxInline, int timeout, int retry, int rnrRetry,
                                       int port, int gidIndex, int mtu, int pkeyIndex, int serviceLevel, int trafficClass,
-                                      int maxMessage, int rendezvous, int maxPending, int keepalive);
+                                      int maxMessage, int rendezvous, int maxPending, int keepalive,
+                               int operationTimeout);
 
     /** The queue pair's attributes as the device reports them (ibv_query_qp), as text. */
     static native String queuePair0(long channel);

@@ -11,6 +11,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jrdma.OperationTimeoutException;
 import org.jrdma.PeerSilentException;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaChannel;
@@ -20,11 +21,12 @@ import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keepalive: an idle channel between live peers stays open however short the bound, and a peer
+ * Keepalive: an idle channel between live peers stays open with the shortest bound, and a peer
  * process that is stopped (SIGSTOP: its device still acknowledges our packets, only its messages
- * stop) is detected within the bound even though nothing is outstanding.
+ * stop) is detected within the bound even though nothing is outstanding. Operation timeout: a peer
+ * that stops returning credits fails the waiting operations within the bound, each once.
  */
-class KeepaliveTest {
+class LivenessTest {
 
     @Test
     void anIdleChannelBetweenLivePeersStaysOpenWithTheShortestBound() throws Exception {
@@ -66,10 +68,39 @@ class KeepaliveTest {
             PeerSilentException silent = assertInstanceOf(PeerSilentException.class, cause);
             assertTrue(silent.silentMillis() >= 1000, silent.getMessage());
             // The bound, one tick, and what the emulated VM adds on top (reported, not a timing assertion).
-            System.out.println("KeepaliveTest: a stopped peer was detected after " + millis + " ms: " + silent.getMessage());
+            System.out.println("LivenessTest: a stopped peer was detected after " + millis + " ms: " + silent.getMessage());
         } finally {
             peer.destroyForcibly();
             peer.waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void sendsStuckBehindAPeerThatReturnsNoCreditsFailWithTheOperationTimeout() throws Exception {
+        try (Endpoints e = new Endpoints(RdmaConfig.builder().queueDepth(16).operationTimeoutMillis(2000))) {
+            InetSocketAddress address = Endpoints.nextAddress();
+            e.listen(address, (ch, m) -> m.retain()); // holds every message: no credit comes back
+            RdmaChannel channel = e.connect(address, (ch, m) -> { });
+            RegisteredBuffer out = e.client.allocate(64);
+            java.util.List<java.util.concurrent.CompletableFuture<Void>> sends = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                sends.add(channel.send(out, 0, 64));
+            }
+            int timedOut = 0;
+            for (java.util.concurrent.CompletableFuture<Void> send : sends) {
+                try {
+                    send.get(60, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException failed) {
+                    // "channel ... is closed", caused by the timeout
+                    Throwable cause = failed.getCause();
+                    assertInstanceOf(OperationTimeoutException.class,
+                            cause instanceof OperationTimeoutException ? cause : cause.getCause(), cause.toString());
+                    timedOut++;
+                }
+            }
+            assertTrue(timedOut >= 40 - 16, timedOut + " sends timed out");
+            assertInstanceOf(OperationTimeoutException.class, channel.closeFuture().get(10, TimeUnit.SECONDS));
+            out.close();
         }
     }
 }

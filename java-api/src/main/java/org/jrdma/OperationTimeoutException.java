@@ -1,0 +1,23 @@
+package org.jrdma;
+
+/**
+ * The channel closed because its operations waited longer than {@link RdmaConfig#operationTimeoutMillis()}
+ * without one of them completing: the peer stopped returning credits or answering rendezvous sends,
+ * or the device stopped completing. A posted RDMA operation cannot be withdrawn alone, so every
+ * pending operation of the channel fails with this.
+ */
+public class OperationTimeoutException extends RdmaClosedException {
+    private static final long serialVersionUID = 1L;
+
+    private final long waitedMillis;
+
+    public OperationTimeoutException(String message, long waitedMillis) {
+        super(message);
+        this.waitedMillis = waitedMillis;
+    }
+
+    /** How long the operations had waited without progress when the channel closed. */
+    public long waitedMillis() {
+        return waitedMillis;
+    }
+}
