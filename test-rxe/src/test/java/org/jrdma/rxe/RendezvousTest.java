@@ -62,7 +62,7 @@ class RendezvousTest {
     }
 
     /** Sends all sizes at once from one buffer (each from its own region) and checks what arrives. */
-    private static void stream(Endpoints e, int[] sizes) throws Exception {
+    static void stream(Endpoints e, int[] sizes) throws Exception {
         InetSocketAddress address = Endpoints.nextAddress();
         Checker checker = new Checker(sizes);
         e.listen(address, checker);
