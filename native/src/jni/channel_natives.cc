@@ -172,6 +172,20 @@ jstring describe0(JNIEnv* env, jclass, jlong channel) {
   });
 }
 
+// The channel's counters in protocol/channel_counters.h's order (null with a pending exception on failure).
+jlongArray counters0(JNIEnv* env, jclass, jlong channel) {
+  return guarded<jlongArray>(env, nullptr, [&]() -> jlongArray {
+    ChannelCounters counters = from_handle<Channel>(channel)->engine.counters();
+    jsize n = static_cast<jsize>(counters.values().size());
+    jlongArray array = env->NewLongArray(n);
+    if (array == nullptr) return nullptr;  // OutOfMemoryError pending
+    std::array<jlong, static_cast<int>(Counter::kCount)> values;
+    for (jsize i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] = static_cast<jlong>(counters.values()[static_cast<std::size_t>(i)]);
+    env->SetLongArrayRegion(array, 0, n, values.data());
+    return array;
+  });
+}
+
 void destroy0(JNIEnv* env, jclass, jlong context, jlong channel) {
   guarded<int>(env, 0, [&] {
     from_handle<Context>(context)->destroy_channel(from_handle<Channel>(channel));
@@ -193,6 +207,7 @@ const JNINativeMethod kChannelMethods[] = {
     JRDMA_NATIVE(close0, "(J)V"),
     JRDMA_NATIVE(abort0, "(J)V"),
     JRDMA_NATIVE(describe0, "(J)Ljava/lang/String;"),
+    JRDMA_NATIVE(counters0, "(J)[J"),
     JRDMA_NATIVE(destroy0, "(JJ)V"),
 };
 

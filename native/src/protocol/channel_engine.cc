@@ -127,10 +127,41 @@ uint32_t ChannelEngine::take_message_slot_locked(OpKind kind, uint64_t seq, uint
   return slot;
 }
 
+void ChannelEngine::count_posted_locked(OpKind kind, uint64_t length) noexcept {
+  switch (kind) {
+    case OpKind::kSend:
+      counters_.add(Counter::kMessagesSent);
+      counters_.add(Counter::kBytesSent, length);
+      break;
+    case OpKind::kCredit:
+      counters_.add(Counter::kCreditMessages);
+      break;
+    case OpKind::kWrite:
+    case OpKind::kWriteWithImmediate:
+      counters_.add(Counter::kWrites);
+      break;
+    case OpKind::kRead:
+      counters_.add(Counter::kReads);
+      break;
+    case OpKind::kCompareAndSwap:
+    case OpKind::kFetchAndAdd:
+      counters_.add(Counter::kAtomics);
+      break;
+    default:
+      break;
+  }
+}
+
+ChannelCounters ChannelEngine::counters() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return counters_;
+}
+
 void ChannelEngine::take_locked(const Submission& s) {
   auto kind = static_cast<OpKind>(s.kind);
   uint64_t ticket = kind == OpKind::kCredit ? 0 : reports_.add(s.seq, kind);
   if (is_rendezvous(s)) return take_rendezvous_send_locked(s, ticket);
+  count_posted_locked(kind, s.length);
   WorkRequest wr{};
   wr.kind = kind;
   wr.local_address = s.local_address;
@@ -170,6 +201,8 @@ void ChannelEngine::take_rendezvous_send_locked(const Submission& s, uint64_t ti
     reports_.complete(ticket, static_cast<int32_t>(OpStatus::kExposeFailed), e.errno_value());
     return;
   }
+  count_posted_locked(OpKind::kSend, s.length);
+  counters_.add(Counter::kRendezvousSent);
   uint32_t slot = take_message_slot_locked(OpKind::kControl, s.seq, ticket, wire::MessageType::kRendezvousStart,
                                            wire::kControlPayloadSize);
   uint8_t* header = header_slot(slot);
@@ -242,6 +275,7 @@ void ChannelEngine::take_batch_locked(const Submission* batch, int count) {
           take_locked(s);
         } else {
           queue_.push_back(s);
+          counters_.add(Counter::kCreditStalls);
         }
         break;
       default:
@@ -266,6 +300,7 @@ void ChannelEngine::drain_queue_locked() {
 void ChannelEngine::emit_reports_locked() {
   reports_.emit_ready([this](uint64_t seq, OpKind kind, int32_t status, int64_t result) {
     progressed_ = true;
+    if (status != kStatusSuccess) counters_.add(Counter::kFailedOperations);
     sink_.emit(make_record(EventKind::kOpDone, key_, status, static_cast<int32_t>(kind), static_cast<int64_t>(seq),
                            result));
   });

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/channel_counters.h"
 #include "protocol/event_record.h"
 #include "protocol/ordered_reports.h"
 #include "protocol/receive_budget.h"
@@ -94,6 +95,8 @@ class ChannelEngine {
   State state() const;
   bool closed() const { return state() == State::kClosed; }
   std::string describe() const;
+  // A copy of what the channel did so far (kept after the close).
+  ChannelCounters counters() const;
 
   // --- loop thread: transport events, then flush() once per batch ---------------------------
   void on_send_completion(uint32_t slot, int status);
@@ -110,6 +113,8 @@ class ChannelEngine {
 
  private:
   void keepalive_locked(std::chrono::steady_clock::time_point now);
+  void count_posted_locked(OpKind kind, uint64_t length) noexcept;
+  void count_received_locked(uint64_t length, bool rendezvous) noexcept;
   void watch_progress_locked(std::chrono::steady_clock::time_point now);
   static bool needs_credit(OpKind kind) noexcept {
     return kind == OpKind::kSend || kind == OpKind::kWriteWithImmediate || kind == OpKind::kCredit ||
@@ -185,6 +190,7 @@ class ChannelEngine {
   std::chrono::steady_clock::time_point last_sent_{};
   // Operation timeout (tick()): whether an operation was reported since the last tick, and when
   // the operations waiting now last saw one finish.
+  ChannelCounters counters_;
   bool progressed_ = false;
   std::chrono::steady_clock::time_point last_progress_{};
 };

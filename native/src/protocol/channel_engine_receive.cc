@@ -54,6 +54,7 @@ void ChannelEngine::deliver_data_locked(uint32_t slot, const wire::MessageHeader
     if (h.length <= receive.length) {
       std::memcpy(reinterpret_cast<void*>(receive.address), ring_.data(slot) + wire::kHeaderSize, h.length);
       ring_.release(slot);
+      count_received_locked(h.length, false);
       deliveries_.deliver(make_record(EventKind::kReceiveDone, key_, static_cast<int32_t>(ReceiveStatus::kReceived),
                                       static_cast<int32_t>(h.length), static_cast<int64_t>(receive.seq),
                                       static_cast<int64_t>(h.id)),
@@ -65,6 +66,7 @@ void ChannelEngine::deliver_data_locked(uint32_t slot, const wire::MessageHeader
                                     0, static_cast<int64_t>(receive.seq), static_cast<int64_t>(h.length)),
                         sink_);
   }
+  count_received_locked(h.length, false);
   deliveries_.deliver(make_record(EventKind::kMessage, key_, static_cast<int32_t>(slot), static_cast<int32_t>(h.length),
                                   static_cast<int64_t>(h.id)),
                       sink_);
@@ -171,7 +173,14 @@ void ChannelEngine::read_done_locked(uint64_t id) {
   --t->reads_in_flight;
   if (t->reads_in_flight > 0 || t->next_offset < t->length) return;
   controls_.push_back(wire::RendezvousDone{id, wire::RendezvousStatus::kDone, 0});
+  count_received_locked(t->length, true);
   end_incoming_locked(id, true);
+}
+
+void ChannelEngine::count_received_locked(uint64_t length, bool rendezvous) noexcept {
+  counters_.add(Counter::kMessagesReceived);
+  counters_.add(Counter::kBytesReceived, length);
+  if (rendezvous) counters_.add(Counter::kRendezvousReceived);
 }
 
 // A transfer is over (read, or refused by Java): its budget comes back, its delivery may go out.

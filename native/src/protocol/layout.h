@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 
+#include "protocol/channel_counters.h"
 #include "protocol/event_record.h"
 #include "protocol/submission.h"
 
@@ -22,7 +23,8 @@ inline std::string cross_language_layout() {
          "," + field("lkey", offsetof(Submission, lkey)) + "," +
          field("remote_address", offsetof(Submission, remote_address)) + "," + field("rkey", offsetof(Submission, rkey)) +
          "," + field("immediate", offsetof(Submission, immediate)) + "," + field("seq", offsetof(Submission, seq)) + "," +
-         field("compare_add", offsetof(Submission, compare_add)) + "," + field("swap", offsetof(Submission, swap));
+         field("compare_add", offsetof(Submission, compare_add)) + "," + field("swap", offsetof(Submission, swap)) +
+         "; counters " + ChannelCounters::layout();
 }
 
 }  // namespace jrdma

@@ -72,6 +72,9 @@ public interface RdmaChannel extends AutoCloseable {
     /** Completes when the channel is closed (with null after a local close, else the cause as value). */
     CompletableFuture<Throwable> closeFuture();
 
+    /** What the channel did so far: messages and bytes each way, operations, stalls, errors (also after close). */
+    ChannelCounters counters();
+
     /**
      * Closes gracefully: new operations are refused, queued ones fail, posted ones complete (or fail
      * once the peer is found dead), then the connection is torn down. Idempotent, never blocks.

@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jrdma.ChannelCounters;
 import org.jrdma.ChannelHandler;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaClosedException;
@@ -58,6 +59,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     private final ArrayDeque<ChannelOp> receives = new ArrayDeque<>(); // posted, filled in this order
     private final Submissions submissions = new Submissions(SUBMISSION_BATCH);
     private RdmaOperationException operationError; // the failed operation's, shared with the close
+    private ChannelCounters finalCounters; // read at the close
     boolean dirty; // loop thread: has submissions for the end of the batch
 
     private volatile ChannelHandler handler;
@@ -434,10 +436,9 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             if (state == State.CLOSED) {
                 return;
             }
+            finalCounters = new ChannelCounters(NativeChannel.counters0(handle)); // the engine goes with the channel
             state = State.CLOSED;
-            if (closeCause == null) {
-                closeCause = cause;
-            }
+            closeCause = closeCause != null ? closeCause : cause;
             failed = new ArrayList<>(pending);
             failed.addAll(receives);
             pending.clear();
@@ -478,10 +479,10 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         }
     }
 
-    /** The queue pair's attributes as the device reports them (path MTU, GID index, SL, ...), or null before it is open. */
-    String queuePairAttributes() {
+    @Override
+    public ChannelCounters counters() {
         synchronized (lock) {
-            return state == State.OPEN || state == State.CLOSING ? NativeChannel.queuePair0(handle) : null;
+            return state == State.CLOSED ? finalCounters : new ChannelCounters(NativeChannel.counters0(handle));
         }
     }
 

@@ -10,7 +10,8 @@ final class Layouts {
     }
 
     static String expected() {
-        return EventRecords.layout() + "; " + Submissions.layout();
+        return EventRecords.layout() + "; " + Submissions.layout() + "; counters "
+                + String.join(",", org.jrdma.ChannelCounters.NAMES);
     }
 
     static void check(String nativeLayout) {

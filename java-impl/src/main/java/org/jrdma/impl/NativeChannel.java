@@ -53,6 +53,9 @@ final class NativeChannel {
     /** The engine's state in words (diagnostics). */
     static native String describe0(long channel);
 
+    /** The channel's counters in {@link org.jrdma.ChannelCounters#NAMES}' order. */
+    static native long[] counters0(long channel);
+
     /** Queues the channel's destruction (QP, cm id, registration, memory) on the loop. */
     static native void destroy0(long context, long channel);
 }

@@ -37,7 +37,10 @@ class BundledLibraryTest {
         }
         assertFalse(javas.isEmpty(), "no JDK under /usr/lib/jvm");
         for (Path java : javas) {
-            Processes.Result result = Processes.run(180, java.toString(), "-jar", jar.toString(), "devices");
+            // C1 only, as every JVM of the VM suite: under TCG, HotSpot's patching of a C1 method's
+            // entry can be executed torn (docs/testing.md; seen once here, JDK 25, 2026-12-01).
+            Processes.Result result = Processes.run(180, java.toString(), "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
+                    "devices");
             String out = result.output();
             assertEquals(0, result.exitCode(), java + ":\n" + out);
             assertTrue(out.contains("native library " + Rdma.libraryVersion() + " loaded"), java + ":\n" + out);

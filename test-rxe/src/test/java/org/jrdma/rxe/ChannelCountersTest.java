@@ -1,0 +1,80 @@
+package org.jrdma.rxe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jrdma.Access;
+import org.jrdma.ChannelCounters;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RegisteredBuffer;
+import org.jrdma.RemoteBuffer;
+import org.junit.jupiter.api.Test;
+
+/** A known workload gives exact counters on both ends of a channel, and they outlive its close. */
+class ChannelCountersTest {
+    private static final int MIB = 1 << 20;
+
+    @Test
+    void aKnownWorkloadGivesExactCountersOnBothSides() throws Exception {
+        try (Endpoints e = new Endpoints()) {
+            InetSocketAddress address = Endpoints.nextAddress();
+            CountDownLatch received = new CountDownLatch(12);
+            AtomicReference<RdmaChannel> serverSide = new AtomicReference<>();
+            e.listen(address, (ch, m) -> {
+                serverSide.set(ch);
+                received.countDown();
+            });
+            RdmaChannel channel = e.connect(address, (ch, m) -> { });
+            RegisteredBuffer out = e.client.allocate(2 * MIB);
+            RegisteredBuffer target = e.server.allocate(4096, Access.REMOTE_READ, Access.REMOTE_WRITE, Access.REMOTE_ATOMIC);
+            RemoteBuffer remote = target.remote();
+            List<CompletableFuture<?>> ops = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                ops.add(channel.send(out, 0, 100));
+            }
+            ops.add(channel.send(out, 0, MIB)); // by rendezvous
+            ops.add(channel.send(out, MIB, MIB));
+            for (int i = 0; i < 3; i++) {
+                ops.add(channel.write(out, 0, remote, 0, 64));
+            }
+            for (int i = 0; i < 2; i++) {
+                ops.add(channel.read(remote, 64, out, 0, 64));
+            }
+            ops.add(channel.fetchAndAdd(remote, 128, 1));
+            CompletableFuture.allOf(ops.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            assertTrue(received.await(60, TimeUnit.SECONDS));
+
+            ChannelCounters sent = channel.counters();
+            assertEquals(12, sent.messagesSent());
+            assertEquals(10 * 100 + 2L * MIB, sent.bytesSent());
+            assertEquals(2, sent.rendezvousSent());
+            assertEquals(3, sent.writes());
+            assertEquals(2, sent.reads());
+            assertEquals(1, sent.atomics());
+            assertEquals(0, sent.failedOperations());
+            assertEquals(0, sent.messagesReceived());
+            ChannelCounters got = serverSide.get().counters();
+            assertEquals(12, got.messagesReceived());
+            assertEquals(10 * 100 + 2L * MIB, got.bytesReceived());
+            assertEquals(2, got.rendezvousReceived());
+            assertEquals(0, got.messagesSent());
+
+            channel.close();
+            channel.closeFuture().get(10, TimeUnit.SECONDS);
+            java.util.Map<String, Long> before = sent.asMap();
+            java.util.Map<String, Long> after = channel.counters().asMap();
+            before.remove("creditMessages"); // the graceful close may return credits
+            after.remove("creditMessages");
+            assertEquals(before, after, "the counters outlive the channel");
+            out.close();
+            target.close();
+        }
+    }
+}
