@@ -19,7 +19,7 @@ final class AllocCommand {
     }
 
     static int run(String[] args, PrintStream out) {
-        int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
+        int iterations = args.length > 0 ? BenchOptions.count("alloc iterations", args[0], 1, BenchOptions.MAX_ITERATIONS) : 2000;
         try (RdmaContext context = Rdma.open(RdmaConfig.fromEnvironment())) {
             // Warm-up of every case first (JIT, pool slabs), then the measured passes.
             for (int pass = 0; pass < 2; pass++) {

@@ -188,6 +188,6 @@ final class BenchCommand {
         if (colon < 0) {
             throw new IllegalArgumentException("expected IP:PORT, got " + hostPort);
         }
-        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))); // checked by BenchOptions
     }
 }

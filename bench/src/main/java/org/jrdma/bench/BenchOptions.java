@@ -8,6 +8,8 @@ import java.util.List;
 final class BenchOptions {
     static final List<String> ALL_TESTS = List.of("send_lat", "write_lat", "read_lat", "send_bw", "write_bw", "read_bw");
     static final int EAGER = 64 * 1024 + 16; // sends up to 64 KiB are eager; larger ones go by rendezvous
+    static final int MAX_SIZE = 1 << 30; // the default maxMessageSize
+    static final int MAX_ITERATIONS = 100_000_000;
 
     List<String> tests = ALL_TESTS;
     List<Integer> sizes = List.of(8, 64, 512, 4096, 65536, 1 << 20, 4 << 20);
@@ -32,14 +34,14 @@ final class BenchOptions {
             switch (a) {
                 case "--tests": o.tests = Arrays.asList(need(a, v).split(",")); i++; break;
                 case "--sizes": o.sizes = sizes(need(a, v)); i++; break;
-                case "--iters": o.latencyIterations = o.bandwidthIterations = Integer.parseInt(need(a, v)); i++; break;
-                case "--lat-iters": o.latencyIterations = Integer.parseInt(need(a, v)); i++; break;
-                case "--bw-iters": o.bandwidthIterations = Integer.parseInt(need(a, v)); i++; break;
-                case "--warmup": o.warmup = Integer.parseInt(need(a, v)); i++; break;
-                case "--window": o.window = Integer.parseInt(need(a, v)); i++; break;
+                case "--iters": o.latencyIterations = o.bandwidthIterations = count(a, need(a, v), 1, MAX_ITERATIONS); i++; break;
+                case "--lat-iters": o.latencyIterations = count(a, need(a, v), 1, MAX_ITERATIONS); i++; break;
+                case "--bw-iters": o.bandwidthIterations = count(a, need(a, v), 1, MAX_ITERATIONS); i++; break;
+                case "--warmup": o.warmup = count(a, need(a, v), 0, MAX_ITERATIONS); i++; break;
+                case "--window": o.window = count(a, need(a, v), 1, 120); i++; break;
                 case "--mode": o.busyPoll = mode(need(a, v)); i++; break;
-                case "--server": o.server = need(a, v); i++; break;
-                case "--connect": o.connect = need(a, v); i++; break;
+                case "--server": o.server = hostPort(a, need(a, v), 0); i++; break;
+                case "--connect": o.connect = hostPort(a, need(a, v), 1); i++; break;
                 case "--local": o.local = need(a, v); i++; break;
                 case "--csv": o.csv = need(a, v); i++; break;
                 case "--json": o.json = need(a, v); i++; break;
@@ -53,10 +55,31 @@ final class BenchOptions {
                 throw new IllegalArgumentException("unknown test " + t + "; tests: " + ALL_TESTS);
             }
         }
-        if (o.window < 1 || o.window > 120) {
-            throw new IllegalArgumentException("--window must be 1..120 (the queue depth is 128)");
-        }
         return o;
+    }
+
+    /** A whole number in [min, max], or a one-line error naming the option. */
+    static int count(String option, String value, int min, int max) {
+        long n;
+        try {
+            n = Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " needs a whole number, not '" + value + "'");
+        }
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(option + " must be " + min + ".." + max + ", not " + value);
+        }
+        return (int) n;
+    }
+
+    /** "IP:PORT" with a port in [minPort, 65535], checked here so that a bad one is a usage error. */
+    static String hostPort(String option, String value, int minPort) {
+        int colon = value.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException(option + " needs IP:PORT, not '" + value + "'");
+        }
+        count(option + " port", value.substring(colon + 1), minPort, 65535);
+        return value;
     }
 
     private static boolean mode(String v) {
@@ -69,12 +92,23 @@ final class BenchOptions {
         throw new IllegalArgumentException("--mode is event or busy, not " + v);
     }
 
-    private static List<Integer> sizes(String v) {
+    /** Sizes with an optional K, M or G suffix (powers of 1024), each 1 byte .. 1 GiB. */
+    static List<Integer> sizes(String v) {
         List<Integer> sizes = new ArrayList<>();
         for (String s : v.split(",")) {
             String t = s.trim().toUpperCase();
-            int factor = t.endsWith("K") ? 1024 : t.endsWith("M") ? 1 << 20 : 1;
-            sizes.add(Integer.parseInt(factor == 1 ? t : t.substring(0, t.length() - 1)) * factor);
+            long factor = t.endsWith("K") ? 1L << 10 : t.endsWith("M") ? 1L << 20 : t.endsWith("G") ? 1L << 30 : 1;
+            String digits = factor == 1 ? t : t.substring(0, t.length() - 1);
+            long size;
+            try {
+                size = Long.parseLong(digits) * factor;
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--sizes: '" + s + "' is not a size (e.g. 8, 4K, 1M)");
+            }
+            if (digits.length() > 12 || size < 1 || size > MAX_SIZE) {
+                throw new IllegalArgumentException("--sizes: " + s + " is out of range; sizes are 1 byte .. 1G");
+            }
+            sizes.add((int) size);
         }
         return sizes;
     }

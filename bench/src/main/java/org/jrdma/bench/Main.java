@@ -8,6 +8,21 @@ public final class Main {
     }
 
     public static void main(String[] args) throws Exception {
+        int status;
+        try {
+            status = run(args);
+        } catch (IllegalArgumentException | org.jrdma.ConfigurationException | java.net.UnknownHostException e) {
+            // Bad input or configuration (no device, a wrong RDMA_* value): one line, not a stack trace.
+            System.err.println("jrdma-bench: " + e.getMessage());
+            status = 2;
+        } catch (org.jrdma.RdmaException e) {
+            System.err.println("jrdma-bench: " + e.getMessage());
+            status = 1;
+        }
+        System.exit(status);
+    }
+
+    static int run(String[] args) throws Exception {
         String command = args.length == 0 ? "devices" : args[0];
         String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
         int status;
@@ -41,6 +56,6 @@ public final class Main {
                 System.err.println("unknown command '" + command + "'; try --help");
                 status = 2;
         }
-        System.exit(status);
+        return status;
     }
 }

@@ -22,6 +22,12 @@ final class PingPongCommand {
     }
 
     static int run(String[] args, PrintStream out) throws Exception {
+        if (args.length > 2 || (args.length > 0 && args[0].startsWith("-"))) {
+            boolean help = args[0].equals("--help") || args[0].equals("-h");
+            (help ? out : System.err).println("usage: java -jar jrdma-bench.jar pingpong [server-ip [client-ip]]"
+                    + " (default: the device's RoCE v2 GID address for both)");
+            return help ? 0 : 2;
+        }
         RdmaConfig config = RdmaConfig.fromEnvironment();
         try (RdmaContext ctx = Rdma.open(config)) {
             InetAddress serverIp = args.length > 0 ? InetAddress.getByName(args[0]) : gidAddress(ctx);

@@ -48,23 +48,34 @@ final class Report {
     }
 
     static void json(Path file, List<Result> results) throws IOException {
-        StringBuilder text = new StringBuilder("[\n");
-        for (int i = 0; i < results.size(); i++) {
-            Result r = results.get(i);
-            text.append(String.format(Locale.ROOT,
-                    "  {\"test\": \"%s\", \"bytes\": %d, \"iterations\": %d, \"p50_us\": %s, \"p99_us\": %s, \"p999_us\": %s,"
-                            + " \"mib_per_s\": %s, \"mmsg_per_s\": %s, \"note\": \"%s\"}%s%n",
-                    r.test(), r.size(), r.iterations(), j(r.p50()), j(r.p99()), j(r.p999()), j(r.mibPerSecond()),
-                    j(r.mmsgPerSecond()), r.note(), i + 1 < results.size() ? "," : ""));
+        Files.writeString(file, jsonText(results));
+    }
+
+    /** The results as a JSON array (a JSON library writes it: any note text is escaped; NaN is null). */
+    static String jsonText(List<Result> results) {
+        com.google.gson.JsonArray array = new com.google.gson.JsonArray();
+        for (Result r : results) {
+            com.google.gson.JsonObject o = new com.google.gson.JsonObject();
+            o.addProperty("test", r.test());
+            o.addProperty("bytes", r.size());
+            o.addProperty("iterations", r.iterations());
+            o.add("p50_us", j(r.p50()));
+            o.add("p99_us", j(r.p99()));
+            o.add("p999_us", j(r.p999()));
+            o.add("mib_per_s", j(r.mibPerSecond()));
+            o.add("mmsg_per_s", j(r.mmsgPerSecond()));
+            o.addProperty("note", r.note());
+            array.add(o);
         }
-        Files.writeString(file, text.append("]\n"));
+        return new com.google.gson.GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(array) + "\n";
     }
 
     private static String n(double v) {
         return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.4f", v);
     }
 
-    private static String j(double v) {
-        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.4f", v);
+    private static com.google.gson.JsonElement j(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? com.google.gson.JsonNull.INSTANCE
+                : new com.google.gson.JsonPrimitive(Math.round(v * 10000.0) / 10000.0);
     }
 }

@@ -250,6 +250,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             peerMaxMessage = maxMessage;
         }
         connected.complete(this);
+        ChannelEvents.opened(context.device().name(), remote);
         ChannelHandler h = handler;
         if (h != null) {
             opened = true;
@@ -416,9 +417,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
             if (state == State.CLOSED) {
                 return;
             }
-            if (closeCause == null) {
-                closeCause = cause;
-            }
+            closeCause = closeCause != null ? closeCause : cause;
             NativeChannel.abort0(handle);
         }
         finishClose(cause);
@@ -460,6 +459,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
                 LOG.log(Level.WARNING, "ChannelHandler.onClose threw", t);
             }
         }
+        ChannelEvents.closed(context.device().name(), remote, reported, finalCounters);
         closed.complete(reported); // after onClose: whoever waits for it sees the handler's work done
         markClosed();
     }

@@ -17,12 +17,17 @@ import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
 import org.junit.jupiter.api.Test;
 
-/** A known workload gives exact counters on both ends of a channel, and they outlive its close. */
+/** A known workload gives exact counters on both ends of a channel, they outlive its close, and JFR records the channel. */
 class ChannelCountersTest {
     private static final int MIB = 1 << 20;
 
     @Test
     void aKnownWorkloadGivesExactCountersOnBothSides() throws Exception {
+        java.nio.file.Path jfr = java.nio.file.Files.createTempFile("jrdma", ".jfr");
+        jdk.jfr.Recording recording = new jdk.jfr.Recording();
+        recording.enable("org.jrdma.ChannelOpened");
+        recording.enable("org.jrdma.ChannelClosed");
+        recording.start();
         try (Endpoints e = new Endpoints()) {
             InetSocketAddress address = Endpoints.nextAddress();
             CountDownLatch received = new CountDownLatch(12);
@@ -76,5 +81,15 @@ class ChannelCountersTest {
             out.close();
             target.close();
         }
+        recording.stop();
+        recording.dump(jfr);
+        recording.close();
+        // The JFR events: both ends opened; the client's close carries its counters.
+        List<jdk.jfr.consumer.RecordedEvent> events = jdk.jfr.consumer.RecordingFile.readAllEvents(jfr);
+        java.nio.file.Files.delete(jfr);
+        assertEquals(2, events.stream().filter(ev -> ev.getEventType().getName().equals("org.jrdma.ChannelOpened")).count(),
+                events.toString());
+        assertTrue(events.stream().anyMatch(ev -> ev.getEventType().getName().equals("org.jrdma.ChannelClosed")
+                && ev.getLong("messagesSent") == 12 && ev.getLong("bytesSent") == 10 * 100 + 2L * MIB), events.toString());
     }
 }
