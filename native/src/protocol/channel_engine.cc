@@ -448,6 +448,12 @@ void ChannelEngine::watch_progress_locked(std::chrono::steady_clock::time_point 
 // process is stopped or hung. A peer that watches (announced keepalive) gets a message from us
 // at least every third of its bound; an explicit credit message serves when nothing else went.
 void ChannelEngine::keepalive_locked(std::chrono::steady_clock::time_point now) {
+  // A stall of our own (a GC pause, a handler that ran long, a descheduled loop) is not the peer's
+  // silence: its messages may wait in the completion queue, polled after this tick. Silence is only
+  // judged over time this side was running.
+  auto own_stall = std::chrono::milliseconds(std::max<uint32_t>(500, options_.keepalive_ms / 4));
+  if (last_tick_ != std::chrono::steady_clock::time_point{} && now - last_tick_ > own_stall) last_heard_ = now;
+  last_tick_ = now;
   if (heard_) last_heard_ = now;
   if (sent_) last_sent_ = now;
   heard_ = sent_ = false;
@@ -463,6 +469,8 @@ void ChannelEngine::keepalive_locked(std::chrono::steady_clock::time_point now) 
     if (can_post_locked(credit)) {
       take_locked(credit);
       flush_locked();
+      last_sent_ = now;  // the cadence is a third of the bound, not that plus a tick
+      sent_ = false;
     }
   }
 }

@@ -188,6 +188,7 @@ class ChannelEngine {
   bool sent_ = false;
   std::chrono::steady_clock::time_point last_heard_{};
   std::chrono::steady_clock::time_point last_sent_{};
+  std::chrono::steady_clock::time_point last_tick_{};
   // Operation timeout (tick()): whether an operation was reported since the last tick, and when
   // the operations waiting now last saw one finish.
   ChannelCounters counters_;

@@ -367,5 +367,25 @@ TEST(ChannelEngine, OperationsThatKeepCompletingNeverTimeOut) {
   EXPECT_TRUE(pair.a.violation.empty()) << pair.a.violation;
 }
 
+TEST(ChannelEngine, AStallOfOurOwnIsNotThePeersSilence) {
+  EngineOptions options = small(8);
+  options.keepalive_ms = 1200;
+  EnginePair pair(options);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int ms = 100; ms <= 1000; ms += 100) {
+    pair.a.engine.tick(t0 + std::chrono::milliseconds(ms));
+    pair.b.engine.tick(t0 + std::chrono::milliseconds(ms));
+    pair.settle();
+  }
+  // b's loop stalls for 3 s (a GC pause): a's keepalives wait unpolled; b's next tick is not a verdict.
+  pair.b.engine.tick(t0 + std::chrono::milliseconds(4000));
+  pair.process(pair.b, pair.a);
+  EXPECT_FALSE(pair.b.closed);
+  pair.settle();  // now b polls what a sent
+  pair.b.engine.tick(t0 + std::chrono::milliseconds(4100));
+  pair.process(pair.b, pair.a);
+  EXPECT_FALSE(pair.b.closed);
+}
+
 }  // namespace
 }  // namespace jrdma::test

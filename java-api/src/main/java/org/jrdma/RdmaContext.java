@@ -39,6 +39,12 @@ public interface RdmaContext extends AutoCloseable {
     RegisteredBuffer allocate(int size, Access... access);
 
     /**
+     * The sums of the counters of this context's channels, open and closed (also as the JMX MXBean
+     * {@code org.jrdma:type=Context,device=<name>,id=<hex>} while the context lives).
+     */
+    ChannelCounters counters();
+
+    /**
      * Listens for connections on an address of this context's device (port 0 picks a free port).
      * Each accepted channel gets {@code handler}.
      */

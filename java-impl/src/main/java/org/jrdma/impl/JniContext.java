@@ -40,6 +40,7 @@ final class JniContext extends NativeResource implements RdmaContext {
     private final long handle;
     private final EventLoop loop;
     private final Set<NativeResource> children = ConcurrentHashMap.newKeySet();
+    private final ContextCounters counters;
     private final BufferPool pool = new BufferPool(this);
     private final LargeBlocks largeBlocks;
     private final List<Consumer<AsyncEvent>> listeners = new CopyOnWriteArrayList<>();
@@ -58,6 +59,9 @@ final class JniContext extends NativeResource implements RdmaContext {
                 config.receiveBudget(), config.maxPendingConnections());
         this.loop = new EventLoop(this, handle, config.busyPoll());
         loop.start();
+        this.counters = new ContextCounters(selection.device().name(), () -> children.stream()
+                .filter(c -> c instanceof JniChannel && !c.isFreed()).map(c -> (JniChannel) c).toList());
+        counters.register(this);
     }
 
     long handle() {
@@ -207,7 +211,15 @@ final class JniContext extends NativeResource implements RdmaContext {
         return child;
     }
 
+    @Override
+    public org.jrdma.ChannelCounters counters() {
+        return counters.total();
+    }
+
     void childFreed(NativeResource child) {
+        if (child instanceof JniChannel) {
+            counters.channelClosed(((JniChannel) child).counters()); // the final reading, kept at its close
+        }
         if (children.remove(child)) {
             release();
         }
@@ -412,6 +424,7 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     protected void free() {
+        counters.unregister();
         if (loop.inLoopThread()) {
             // The last use went away on the loop thread (in a callback): the loop frees the
             // native context after it has left native code for good.

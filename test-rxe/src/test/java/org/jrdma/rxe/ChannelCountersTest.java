@@ -92,4 +92,41 @@ class ChannelCountersTest {
         assertTrue(events.stream().anyMatch(ev -> ev.getEventType().getName().equals("org.jrdma.ChannelClosed")
                 && ev.getLong("messagesSent") == 12 && ev.getLong("bytesSent") == 10 * 100 + 2L * MIB), events.toString());
     }
+
+    @Test
+    void theContextSumsItsChannelsOpenAndClosedAndShowsThemInJmx() throws Exception {
+        javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        java.util.Set<javax.management.ObjectName> before = jmx.queryNames(new javax.management.ObjectName("org.jrdma:type=Context,*"), null);
+        javax.management.ObjectName clientBean;
+        try (Endpoints e = new Endpoints()) {
+            java.util.Set<javax.management.ObjectName> names = new java.util.HashSet<>(
+                    jmx.queryNames(new javax.management.ObjectName("org.jrdma:type=Context,*"), null));
+            names.removeAll(before);
+            assertEquals(2, names.size(), "one MXBean per context: " + names);
+            clientBean = names.stream().filter(n -> n.getKeyProperty("device").contains(RxeEnvironment.clientDevice()))
+                    .findFirst().orElseThrow();
+            InetSocketAddress address = Endpoints.nextAddress();
+            CountDownLatch received = new CountDownLatch(15);
+            e.listen(address, (ch, m) -> received.countDown());
+            RegisteredBuffer out = e.client.allocate(4096);
+            RdmaChannel first = e.connect(address, (ch, m) -> { });
+            for (int i = 0; i < 10; i++) {
+                first.send(out, 0, 100).get(30, TimeUnit.SECONDS);
+            }
+            first.close(); // its counts stay in the context's sums
+            first.closeFuture().get(10, TimeUnit.SECONDS);
+            RdmaChannel second = e.connect(address, (ch, m) -> { });
+            for (int i = 0; i < 5; i++) {
+                second.send(out, 0, 200).get(30, TimeUnit.SECONDS);
+            }
+            assertTrue(received.await(30, TimeUnit.SECONDS));
+            ChannelCounters sums = e.client.counters();
+            assertEquals(15, sums.messagesSent());
+            assertEquals(10 * 100 + 5 * 200, sums.bytesSent());
+            assertEquals(15L, jmx.getAttribute(clientBean, "MessagesSent"));
+            assertEquals(1, jmx.getAttribute(clientBean, "OpenChannels"));
+            out.close();
+        }
+        assertTrue(!jmx.isRegistered(clientBean), "the MXBean goes with its context");
+    }
 }

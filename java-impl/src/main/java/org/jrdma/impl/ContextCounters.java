@@ -1,0 +1,128 @@
+package org.jrdma.impl;
+
+import java.lang.System.Logger.Level;
+import java.lang.management.ManagementFactory;
+import java.util.Collection;
+import java.util.function.Supplier;
+import javax.management.ObjectName;
+import org.jrdma.ChannelCounters;
+
+/**
+ * The sums of a context's channel counters: closed channels' totals kept here, open channels read
+ * when asked. Registered as an MXBean for the context's lifetime (a failure to register is logged,
+ * not fatal: JMX is a view, not a function).
+ */
+final class ContextCounters implements RdmaContextMXBean {
+    private static final System.Logger LOG = System.getLogger("org.jrdma");
+
+    private final String device;
+    private final Supplier<Collection<JniChannel>> openChannels;
+    private final long[] closed = new long[ChannelCounters.NAMES.size()]; // guarded by this
+    private ObjectName name;
+
+    ContextCounters(String device, Supplier<Collection<JniChannel>> openChannels) {
+        this.device = device;
+        this.openChannels = openChannels;
+    }
+
+    void register(Object context) {
+        try {
+            ObjectName candidate = new ObjectName("org.jrdma:type=Context,device=" + ObjectName.quote(device) + ",id="
+                    + Integer.toHexString(System.identityHashCode(context)));
+            ManagementFactory.getPlatformMBeanServer().registerMBean(this, candidate);
+            name = candidate;
+        } catch (Exception | LinkageError e) {
+            LOG.log(Level.WARNING, "the context on " + device + " is not visible in JMX", e);
+        }
+    }
+
+    void unregister() {
+        try {
+            if (name != null) {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+            }
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "removing the JMX view of the context on " + device + " failed", e);
+        }
+    }
+
+    /** A channel is gone: its final counters join the totals. */
+    synchronized void channelClosed(ChannelCounters counters) {
+        if (counters == null) {
+            return;
+        }
+        long[] values = toArray(counters);
+        for (int i = 0; i < closed.length; i++) {
+            closed[i] += values[i];
+        }
+    }
+
+    /** Closed channels' totals plus the open channels' counters now. */
+    ChannelCounters total() {
+        long[] sum;
+        synchronized (this) {
+            sum = closed.clone();
+        }
+        for (JniChannel channel : openChannels.get()) {
+            long[] values = toArray(channel.counters());
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += values[i];
+            }
+        }
+        return new ChannelCounters(sum);
+    }
+
+    private static long[] toArray(ChannelCounters counters) {
+        return counters.asMap().values().stream().mapToLong(Long::longValue).toArray();
+    }
+
+    @Override
+    public String getDevice() {
+        return device;
+    }
+
+    @Override
+    public int getOpenChannels() {
+        return openChannels.get().size();
+    }
+
+    @Override
+    public long getMessagesSent() {
+        return total().messagesSent();
+    }
+
+    @Override
+    public long getBytesSent() {
+        return total().bytesSent();
+    }
+
+    @Override
+    public long getMessagesReceived() {
+        return total().messagesReceived();
+    }
+
+    @Override
+    public long getBytesReceived() {
+        return total().bytesReceived();
+    }
+
+    @Override
+    public long getRendezvousSent() {
+        return total().rendezvousSent();
+    }
+
+    @Override
+    public long getRendezvousReceived() {
+        return total().rendezvousReceived();
+    }
+
+    @Override
+    public long getCreditStalls() {
+        return total().creditStalls();
+    }
+
+    @Override
+    public long getFailedOperations() {
+        return total().failedOperations();
+    }
+}
