@@ -84,6 +84,15 @@ public final class ChannelCounters {
         return values[11];
     }
 
+    /** This and {@code other} counter by counter (e.g. the sums over several channels). */
+    public ChannelCounters plus(ChannelCounters other) {
+        long[] sum = values.clone();
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] += other.values[i];
+        }
+        return new ChannelCounters(sum);
+    }
+
     /** Name to value, in {@link #NAMES}' order. */
     public Map<String, Long> asMap() {
         Map<String, Long> map = new LinkedHashMap<>();

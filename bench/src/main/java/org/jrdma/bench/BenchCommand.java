@@ -32,7 +32,7 @@ final class BenchCommand {
         RdmaConfig.Builder config = configFromEnvironment().busyPoll(options.busyPoll).eagerSize(BenchOptions.EAGER);
         if (options.server != null) {
             try (RdmaContext ctx = Rdma.open(config.build());
-                 BenchServer server = new BenchServer(ctx, parse(options.server), System.err)) {
+                 BenchServer server = new BenchServer(ctx, BenchOptions.socketAddress(options.server), System.err)) {
                 out.println("bench server on " + ctx.device().name() + " " + server.address() + " (" + mode(options) + ")");
                 out.flush();
                 Thread.currentThread().join(); // until killed
@@ -42,7 +42,7 @@ final class BenchCommand {
         if (options.connect != null) {
             try (RdmaContext ctx = Rdma.open(config.build())) {
                 InetAddress local = options.local != null ? InetAddress.getByName(options.local) : null;
-                return runClient(new BenchClient(ctx, parse(options.connect), local, options, System.err), ctx, options, out);
+                return runClient(new BenchClient(ctx, BenchOptions.socketAddress(options.connect), local, options, System.err), ctx, options, out);
             }
         }
         RdmaConfig serverConfig = config.build();
@@ -181,13 +181,5 @@ final class BenchCommand {
             b.mtu(env.mtu());
         }
         return b;
-    }
-
-    private static InetSocketAddress parse(String hostPort) {
-        int colon = hostPort.lastIndexOf(':');
-        if (colon < 0) {
-            throw new IllegalArgumentException("expected IP:PORT, got " + hostPort);
-        }
-        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))); // checked by BenchOptions
     }
 }

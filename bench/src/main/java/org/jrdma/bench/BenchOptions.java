@@ -72,6 +72,12 @@ final class BenchOptions {
         return (int) n;
     }
 
+    /** The address of an IP:PORT option (checked by {@link #hostPort} when parsed). */
+    static java.net.InetSocketAddress socketAddress(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        return new java.net.InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
     /** "IP:PORT" with a port in [minPort, 65535], checked here so that a bad one is a usage error. */
     static String hostPort(String option, String value, int minPort) {
         int colon = value.lastIndexOf(':');

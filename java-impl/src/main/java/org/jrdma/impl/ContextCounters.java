@@ -17,7 +17,7 @@ final class ContextCounters implements RdmaContextMXBean {
 
     private final String device;
     private final Supplier<Collection<JniChannel>> openChannels;
-    private final long[] closed = new long[ChannelCounters.NAMES.size()]; // guarded by this
+    private ChannelCounters closed = new ChannelCounters(new long[ChannelCounters.NAMES.size()]); // guarded by this
     private ObjectName name;
 
     ContextCounters(String device, Supplier<Collection<JniChannel>> openChannels) {
@@ -48,32 +48,21 @@ final class ContextCounters implements RdmaContextMXBean {
 
     /** A channel is gone: its final counters join the totals. */
     synchronized void channelClosed(ChannelCounters counters) {
-        if (counters == null) {
-            return;
-        }
-        long[] values = toArray(counters);
-        for (int i = 0; i < closed.length; i++) {
-            closed[i] += values[i];
+        if (counters != null) {
+            closed = closed.plus(counters);
         }
     }
 
     /** Closed channels' totals plus the open channels' counters now. */
     ChannelCounters total() {
-        long[] sum;
+        ChannelCounters sum;
         synchronized (this) {
-            sum = closed.clone();
+            sum = closed;
         }
         for (JniChannel channel : openChannels.get()) {
-            long[] values = toArray(channel.counters());
-            for (int i = 0; i < sum.length; i++) {
-                sum[i] += values[i];
-            }
+            sum = sum.plus(channel.counters());
         }
-        return new ChannelCounters(sum);
-    }
-
-    private static long[] toArray(ChannelCounters counters) {
-        return counters.asMap().values().stream().mapToLong(Long::longValue).toArray();
+        return sum;
     }
 
     @Override

@@ -59,7 +59,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     private final ArrayDeque<ChannelOp> receives = new ArrayDeque<>(); // posted, filled in this order
     private final Submissions submissions = new Submissions(SUBMISSION_BATCH);
     private RdmaOperationException operationError; // the failed operation's, shared with the close
-    private ChannelCounters finalCounters; // read at the close
+    volatile ChannelCounters finalCounters; // read at the close (null: it never closed through the engine)
     boolean dirty; // loop thread: has submissions for the end of the batch
 
     private volatile ChannelHandler handler;

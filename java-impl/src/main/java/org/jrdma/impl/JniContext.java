@@ -84,21 +84,18 @@ final class JniContext extends NativeResource implements RdmaContext {
      * Runs a task on the event-loop thread (after the current batch). Waking the loop touches the
      * native context, so it holds a use of it: once the context is closed the task is dropped
      * (nothing it could do is left: the context's close closed the channels it was about).
-     *
-     * @return false when the context was closed and the task dropped
      */
-    boolean runOnLoop(Runnable task) {
+    void runOnLoop(Runnable task) {
         try {
             acquire();
         } catch (RdmaClosedException closed) {
-            return false;
+            return;
         }
         try {
             loop.submit(task);
         } finally {
             release();
         }
-        return true;
     }
 
     @Override
@@ -218,7 +215,8 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     void childFreed(NativeResource child) {
         if (child instanceof JniChannel) {
-            counters.channelClosed(((JniChannel) child).counters()); // the final reading, kept at its close
+            // The reading kept at its close: the native channel may already be on its way out.
+            counters.channelClosed(((JniChannel) child).finalCounters);
         }
         if (children.remove(child)) {
             release();

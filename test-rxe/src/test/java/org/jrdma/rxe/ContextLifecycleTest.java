@@ -68,9 +68,10 @@ class ContextLifecycleTest {
         Map<String, Integer> after = resourceCounts();
         assertEquals(before, after, "rdma resource show counts before/after 100 cycles");
         // close() joins the event-loop thread, so none may be left now.
-        long loopThreads = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith("jrdma-loop-")).count();
-        assertEquals(0, loopThreads, "event-loop threads left running");
+        Map<Thread, StackTraceElement[]> loops = Thread.getAllStackTraces();
+        loops.keySet().removeIf(t -> !t.getName().startsWith("jrdma-loop-"));
+        assertEquals(0, loops.size(), () -> "event-loop threads left running: " + loops.entrySet().stream()
+                .map(e -> e.getKey().getName() + " " + java.util.Arrays.toString(e.getValue())).toList());
     }
 
     @Test
