@@ -1,9 +1,10 @@
 // libFuzzer target: one channel engine fed by a hostile peer and a careless application. The input
 // is a program: raw messages into the receive ring (any bytes, any length), well-formed headers
 // with fuzzed fields (rendezvous STARTs and DONEs included), completions, submissions of every
-// kind with fuzzed arguments, flush, tick, close, abort and budget retries — in any order. Besides
-// ASan/UBSan it checks the engine's promise to Java: every operation reported at most once, kOpDone
-// in submission order, nothing after kChannelClosed.
+// kind with fuzzed arguments (the remote-memory agent's included), flush, tick, close, abort and
+// budget retries — in any order. Besides ASan/UBSan it checks the engine's promise to Java: every
+// operation reported at most once, kOpDone in submission order, an allocation request only by
+// kAgentReply, nothing after kChannelClosed.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,7 @@
 
 #include "protocol/channel_engine.h"
 #include "test/protocol/fake_transport.h"
+#include "wire/agent_message.h"
 #include "wire/control_message.h"
 #include "wire/message_header.h"
 
@@ -44,7 +46,7 @@ class CheckingSink : public EventSink {
     switch (static_cast<EventKind>(r.kind)) {
       case EventKind::kOpDone: {
         auto seq = static_cast<uint64_t>(r.c);
-        if (reported.count(seq) != 0 || submitted.count(seq) == 0) std::abort();
+        if (reported.count(seq) != 0 || submitted.count(seq) == 0 || allocations.count(seq) != 0) std::abort();
         if (!reported.empty() && seq < last_done) std::abort();  // submission order
         last_done = seq;
         reported.insert(seq);
@@ -65,6 +67,15 @@ class CheckingSink : public EventSink {
         if (static_cast<uint64_t>(r.d) > kSourceBytes) std::abort();  // above our max_message
         needs.emplace_back(static_cast<uint64_t>(r.c), static_cast<uint64_t>(r.d));
         break;
+      case EventKind::kAgentReply: {  // answers (or times out) an allocation request, once
+        auto seq = static_cast<uint64_t>(r.c);
+        if (allocations.count(seq) == 0 || reported.count(seq) != 0) std::abort();
+        reported.insert(seq);
+        break;
+      }
+      case EventKind::kAgentRequest:
+        agent_requests.push_back(static_cast<uint64_t>(r.c));
+        break;
       case EventKind::kChannelClosed:
         closed = true;
         break;
@@ -77,6 +88,8 @@ class CheckingSink : public EventSink {
   uint64_t last_done = 0;
   std::vector<uint32_t> held;
   std::vector<std::pair<uint64_t, uint64_t>> needs;
+  std::set<uint64_t> allocations;         // seqs of kAllocateRemote submissions
+  std::vector<uint64_t> agent_requests;  // the peer's requests Java has not answered
   bool closed = false;
 };
 
@@ -134,7 +147,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
         uint32_t slot = transport.first_posted_receive();
         transport.take_first_receive();
         wire::MessageHeader h;
-        h.type = static_cast<wire::MessageType>(1 + in.byte() % 4);
+        h.type = static_cast<wire::MessageType>(1 + in.byte() % 8);
         h.credits = in.byte() % 3;
         h.id = in.byte() % 8 == 0 ? in.u32() : next_id++;
         uint8_t* at = transport.ring_slot(slot);
@@ -152,6 +165,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
                              static_cast<wire::RendezvousStatus>(in.byte() % 3), in.u32()},
                             at + wire::kHeaderSize);
           h.length = wire::kControlPayloadSize;
+        } else if (h.type >= wire::MessageType::kAgentRequest) {
+          // Agent messages: small ids, sizes and addresses now and then, so that they can match.
+          uint8_t* payload = at + wire::kHeaderSize;
+          for (std::size_t i = 0; i < wire::kControlPayloadSize; ++i) payload[i] = in.byte() % 4 == 0 ? in.byte() : 0;
+          if (in.byte() % 2 == 0) payload[8] = 1 + in.byte() % 7;  // valid access bits (or a valid status)
+          h.length = wire::kControlPayloadSize;
         } else {
           h.length = h.type == wire::MessageType::kCredit ? 0 : in.byte() % (kEager - wire::kHeaderSize + 1);
         }
@@ -161,8 +180,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
       }
       case 2: {  // a Java submission
         Submission s{};
-        uint8_t kind = 1 + in.byte() % 10;
-        s.kind = kind == 2 ? 1 : kind;  // never kCredit (internal)
+        uint8_t kind = 1 + in.byte() % 16;
+        // Never the internal kinds (kCredit, kControl, kTransferRead).
+        s.kind = kind == 2 || kind == 11 || kind == 12 ? 1 : kind;
         s.seq = seq;
         uint32_t length = in.byte() % 2 == 0 ? in.byte() : in.u32() % kSourceBytes;
         s.local_address = reinterpret_cast<uintptr_t>(local.data());
@@ -187,11 +207,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
           s.local_address = reinterpret_cast<uintptr_t>(destination.data());
         } else if (s.kind == static_cast<uint8_t>(OpKind::kReceive)) {
           s.local_address = reinterpret_cast<uintptr_t>(destination.data());
+        } else if (s.kind == static_cast<uint8_t>(OpKind::kAgentAnswer)) {
+          if (!sink.agent_requests.empty() && in.byte() % 4 != 0) {
+            s.compare_add = sink.agent_requests.back();
+            sink.agent_requests.pop_back();
+          } else {
+            s.compare_add = in.u32();
+          }
+          s.immediate = in.byte() % 4;
+        } else {
+          s.compare_add = in.byte() % 2 == 0 ? in.byte() : in.u32();
+          s.immediate = in.byte() % 8;
         }
         bool is_op = s.kind != static_cast<uint8_t>(OpKind::kReleaseReceive) &&
                      s.kind != static_cast<uint8_t>(OpKind::kTransferBuffer) &&
-                     s.kind != static_cast<uint8_t>(OpKind::kReceive);
+                     s.kind != static_cast<uint8_t>(OpKind::kReceive) &&
+                     s.kind != static_cast<uint8_t>(OpKind::kAgentAnswer);
         if (is_op) sink.submitted.insert(seq);
+        if (s.kind == static_cast<uint8_t>(OpKind::kAllocateRemote)) sink.allocations.insert(seq);
         ++seq;
         try {
           engine.submit(&s, 1);

@@ -1,11 +1,12 @@
 // libFuzzer target: every decoder of peer bytes (handshake, reject, message header, rendezvous
-// control payloads). Besides ASan/UBSan, checks that what decodes re-encodes to the same bytes.
+// and agent control payloads). Besides ASan/UBSan, checks that what decodes re-encodes to the same bytes.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include "wire/agent_message.h"
 #include "wire/control_message.h"
 #include "wire/handshake.h"
 #include "wire/message_header.h"
@@ -54,6 +55,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
       RendezvousDone done;
       if (decode_done(payload.data(), &done)) {
         encode_done(done, again);
+        if (std::memcmp(again, payload.data(), kControlPayloadSize) != 0) std::abort();
+      }
+      AgentRequest request;
+      if (decode_agent_request(payload.data(), &request)) {
+        encode_agent_request(request, again);
+        if (std::memcmp(again, payload.data(), kControlPayloadSize) != 0) std::abort();
+      }
+      AgentReply reply;
+      if (decode_agent_reply(payload.data(), &reply)) {
+        encode_agent_reply(reply, again);
+        if (std::memcmp(again, payload.data(), kControlPayloadSize) != 0) std::abort();
+      }
+      MemoryToken memory;
+      if (decode_release(payload.data(), &memory)) {
+        encode_release(memory, again);
+        if (std::memcmp(again, payload.data(), kControlPayloadSize) != 0) std::abort();
+      }
+      if (decode_token(payload.data(), &memory)) {
+        encode_token(memory, again);
         if (std::memcmp(again, payload.data(), kControlPayloadSize) != 0) std::abort();
       }
       break;

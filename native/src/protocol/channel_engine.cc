@@ -34,7 +34,8 @@ ChannelEngine::ChannelEngine(uint32_t key, const EngineOptions& options, Channel
       ring_(memory.base + layout_.ring, options.depth, options.eager),
       // Room for every operation in the window, for the sends the peer reads, and for as many
       // finished reports again, waiting behind a large send.
-      reports_(2 * options.depth + wire::kMaxRendezvous) {
+      reports_(2 * options.depth + wire::kMaxRendezvous),
+      agent_(options.agent_quota_bytes, options.agent_quota_count) {
   if (memory.size < layout_.size) {
     throw RdmaError(ErrorKind::kIllegalArgument, "channel memory of " + std::to_string(memory.size) +
                                                      " bytes, the layout needs " + std::to_string(layout_.size));
@@ -129,8 +130,11 @@ uint32_t ChannelEngine::take_message_slot_locked(OpKind kind, uint64_t seq, uint
 
 void ChannelEngine::take_locked(const Submission& s) {
   auto kind = static_cast<OpKind>(s.kind);
-  uint64_t ticket = kind == OpKind::kCredit ? 0 : reports_.add(s.seq, kind);
+  // A credit message is internal; an allocation request is answered by the peer (kAgentReply).
+  bool reported = kind != OpKind::kCredit && kind != OpKind::kAllocateRemote;
+  uint64_t ticket = reported ? reports_.add(s.seq, kind) : 0;
   if (is_rendezvous(s)) return take_rendezvous_send_locked(s, ticket);
+  if (is_agent_message(kind)) return take_agent_message_locked(s, ticket);
   count_posted_locked(kind, s.length);
   WorkRequest wr{};
   wr.kind = kind;
@@ -191,12 +195,17 @@ void ChannelEngine::chain_control_locked(uint32_t slot) {
   chain_.push_back(wr);
 }
 
-// An answer to a START of the peer's (it has a credit and a slot: drain_queue_locked checked).
-void ChannelEngine::take_control_locked(const wire::RendezvousDone& done) {
-  uint32_t slot = take_message_slot_locked(OpKind::kControl, 0, 0, wire::MessageType::kRendezvousDone,
-                                           wire::kControlPayloadSize);
-  wire::encode_done(done, header_slot(slot) + wire::kHeaderSize);
+// An answer to the peer (it has a credit and a slot: drain_queue_locked checked).
+void ChannelEngine::take_control_locked(const ControlMessage& control) {
+  uint32_t slot = take_message_slot_locked(OpKind::kControl, 0, 0, control.type, wire::kControlPayloadSize);
+  std::copy(control.payload, control.payload + wire::kControlPayloadSize, header_slot(slot) + wire::kHeaderSize);
   chain_control_locked(slot);
+}
+
+void ChannelEngine::answer_transfer_locked(const wire::RendezvousDone& done) {
+  ControlMessage control{wire::MessageType::kRendezvousDone, {}};
+  wire::encode_done(done, control.payload);
+  controls_.push_back(control);
 }
 
 void ChannelEngine::submit(const Submission* batch, int count) {
@@ -224,8 +233,16 @@ void ChannelEngine::take_batch_locked(const Submission* batch, int count) {
       case OpKind::kTransferBuffer:
         take_receive_side_locked(s);
         break;
+      case OpKind::kAgentAnswer:
+        answer_agent_locked(s);
+        break;
+      case OpKind::kAllocateRemote:
+      case OpKind::kReleaseRemote:
+      case OpKind::kSendToken:
+        check_agent_message(s);  // what the peer would refuse as malformed never leaves
+        [[fallthrough]];
       case OpKind::kSend:
-        if (s.length > peer_.max_message && state_ == State::kOpen) {
+        if (kind == OpKind::kSend && s.length > peer_.max_message && state_ == State::kOpen) {
           throw RdmaError(ErrorKind::kIllegalArgument, "message of " + std::to_string(s.length) +
                                                            " bytes exceeds the peer's limit of " +
                                                            std::to_string(peer_.max_message));
@@ -291,9 +308,8 @@ void ChannelEngine::flush_locked() {
       credits_to_return_ += static_cast<uint32_t>(reposts.size());
       ring_.mark_reposted();
     }
-    bool carries_credits = std::any_of(chain_.begin(), chain_.end(), [](const WorkRequest& wr) {
-      return wr.kind == OpKind::kSend || wr.kind == OpKind::kControl;
-    });
+    bool carries_credits =
+        std::any_of(chain_.begin(), chain_.end(), [](const WorkRequest& wr) { return wr.header != nullptr; });
     // No message of this chain carries the owed credits: an explicit credit message does, also
     // when operations are queued — they may be waiting for credits the peer cannot send without ours.
     // Also while closing: the peer may owe us the answer to a send of ours it reads.
@@ -335,7 +351,8 @@ void ChannelEngine::on_send_completion(uint32_t slot, int status) {
     switch (op.kind) {
       case OpKind::kCredit:
       case OpKind::kControl:
-        return;  // internal; a START's send is reported when the peer answers
+      case OpKind::kAllocateRemote:
+        return;  // internal; a START's send and an allocation are reported when the peer answers
       case OpKind::kTransferRead:
         if (op_status == kStatusSuccess) read_done_locked(op.seq);
         return;
@@ -398,6 +415,7 @@ void ChannelEngine::finish_locked(ClosedCause cause, int32_t code, int64_t detai
   window_.clear();
   reports_.clear();
   controls_.clear();
+  agent_.clear();  // Java frees what it allocated for the peer and fails our requests at kChannelClosed
   posted_.clear();
   deliveries_.clear();
   if (transport_ != nullptr) transport_->disconnect();

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/agent.h"
 #include "protocol/channel_counters.h"
 #include "protocol/event_record.h"
 #include "protocol/ordered_reports.h"
@@ -48,11 +49,20 @@ struct EngineOptions {
   uint32_t max_reads = 16;          // READs this side keeps outstanding (the QP's initiator depth)
   uint32_t keepalive_ms = 0;        // a peer silent this long is gone (announced; 0: not watched)
   uint32_t operation_timeout_ms = 0;  // operations waiting this long without progress fail (0: never)
+  uint32_t agent_timeout_ms = 10000;   // an allocation request the peer does not answer this long fails
+  uint64_t agent_quota_bytes = 64u << 20;  // bytes the peer may have us allocate for it at a time
+  uint32_t agent_quota_count = 256;        // allocations the peer may hold at a time
   ReceiveBudget* budget = nullptr;  // the context's limit on bytes being received; null: none
 };
 
 // A header slot holds a message header and, for a control message, its payload.
 constexpr std::size_t kHeaderSlotSize = wire::kHeaderSize + wire::kControlPayloadSize;
+
+// A control message the engine sends on its own (an answer to the peer), waiting for a credit.
+struct ControlMessage {
+  wire::MessageType type;
+  uint8_t payload[wire::kControlPayloadSize];
+};
 
 // Where receive ring, header slots and atomic results lie in a channel's memory block.
 struct ChannelMemoryLayout {
@@ -118,7 +128,7 @@ class ChannelEngine {
   void watch_progress_locked(std::chrono::steady_clock::time_point now);
   static bool needs_credit(OpKind kind) noexcept {
     return kind == OpKind::kSend || kind == OpKind::kWriteWithImmediate || kind == OpKind::kCredit ||
-           kind == OpKind::kControl;
+           kind == OpKind::kControl || is_agent_message(kind);
   }
   bool is_rendezvous(const Submission& s) const noexcept {
     return static_cast<OpKind>(s.kind) == OpKind::kSend && s.length > peer_.eager - wire::kHeaderSize;
@@ -126,11 +136,25 @@ class ChannelEngine {
   bool can_post_locked(const Submission& s) const noexcept;
   void take_locked(const Submission& s);
   void take_rendezvous_send_locked(const Submission& s, uint64_t ticket);
-  void take_control_locked(const wire::RendezvousDone& done);
+  void take_control_locked(const ControlMessage& control);
+  void answer_transfer_locked(const wire::RendezvousDone& done);
   void chain_control_locked(uint32_t slot);
   uint32_t take_message_slot_locked(OpKind kind, uint64_t seq, uint64_t ticket, wire::MessageType type,
                                     uint32_t length);
   void take_receive_side_locked(const Submission& s);
+  // Remote-memory agent (channel_engine_agent.cc).
+  static bool is_agent_message(OpKind kind) noexcept {
+    return kind == OpKind::kAllocateRemote || kind == OpKind::kReleaseRemote || kind == OpKind::kSendToken;
+  }
+  static void check_agent_message(const Submission& s);
+  void take_agent_message_locked(const Submission& s, uint64_t ticket);
+  void answer_agent_locked(const Submission& s);
+  void receive_agent_locked(uint32_t slot, const wire::MessageHeader& h);
+  void agent_request_locked(const uint8_t* payload);
+  void agent_reply_locked(const uint8_t* payload);
+  void agent_release_locked(const uint8_t* payload);
+  void token_locked(const uint8_t* payload);
+  void expire_agent_requests_locked(std::chrono::steady_clock::time_point now);
   void emit_reports_locked();
   bool quiet_locked() const noexcept {
     return window_.in_flight() == 0 && chain_.empty() && outgoing_.empty();
@@ -178,7 +202,8 @@ class ChannelEngine {
   TransferTable<OutgoingTransfer> outgoing_;
   TransferTable<IncomingTransfer> incoming_;
   uint32_t reads_in_flight_ = 0;     // READs of incoming transfers, all of them
-  std::deque<wire::RendezvousDone> controls_;  // answers waiting for a credit or a slot
+  std::deque<ControlMessage> controls_;  // answers waiting for a credit or a slot
+  AgentState agent_;
   std::deque<PostedReceive> posted_;           // receives the application posted, in order
   DeliveryQueue deliveries_;
   std::chrono::steady_clock::time_point close_deadline_{};

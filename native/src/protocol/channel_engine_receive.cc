@@ -39,6 +39,12 @@ void ChannelEngine::on_receive(uint32_t slot, uint32_t byte_len) {
     case wire::MessageType::kRendezvousDone:
       finish_outgoing_locked(slot);
       break;
+    case wire::MessageType::kAgentRequest:
+    case wire::MessageType::kAgentReply:
+    case wire::MessageType::kAgentRelease:
+    case wire::MessageType::kToken:
+      receive_agent_locked(slot, h);
+      break;
   }
   if (state_ == State::kClosed) return;
   pump_transfers_locked();
@@ -99,7 +105,7 @@ void ChannelEngine::start_incoming_locked(uint32_t slot, const wire::MessageHead
                                       static_cast<int32_t>(ReceiveStatus::kReceiveTooSmall), 0,
                                       static_cast<int64_t>(receive.seq), static_cast<int64_t>(start.length)),
                           sink_);
-      controls_.push_back(wire::RendezvousDone{h.id, wire::RendezvousStatus::kBufferTooSmall, receive.length});
+      answer_transfer_locked(wire::RendezvousDone{h.id, wire::RendezvousStatus::kBufferTooSmall, receive.length});
       return;
     }
     t.into_receive = true;
@@ -172,7 +178,7 @@ void ChannelEngine::read_done_locked(uint64_t id) {
   if (t == nullptr) return;
   --t->reads_in_flight;
   if (t->reads_in_flight > 0 || t->next_offset < t->length) return;
-  controls_.push_back(wire::RendezvousDone{id, wire::RendezvousStatus::kDone, 0});
+  answer_transfer_locked(wire::RendezvousDone{id, wire::RendezvousStatus::kDone, 0});
   count_received_locked(t->length, true);
   end_incoming_locked(id, true);
 }
@@ -231,7 +237,7 @@ void ChannelEngine::take_receive_side_locked(const Submission& s) {
                     "no rendezvous transfer " + std::to_string(s.compare_add) + " waits for a buffer");
   }
   if (s.length == 0) {  // Java could not allocate it: the sender learns why, nothing is delivered
-    controls_.push_back(wire::RendezvousDone{t->id, wire::RendezvousStatus::kReceiverFailed, s.swap});
+    answer_transfer_locked(wire::RendezvousDone{t->id, wire::RendezvousStatus::kReceiverFailed, s.swap});
     end_incoming_locked(t->id, false);
     drain_queue_locked();
     return;

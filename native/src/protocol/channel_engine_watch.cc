@@ -15,6 +15,7 @@ void ChannelEngine::tick(std::chrono::steady_clock::time_point now) {
   }
   if (state_ == State::kOpen) keepalive_locked(now);
   if (state_ == State::kOpen) watch_progress_locked(now);
+  if (state_ == State::kOpen || state_ == State::kClosing) expire_agent_requests_locked(now);
 }
 
 // RDMA cannot withdraw a posted operation: when operations wait (for credits, a slot, the device

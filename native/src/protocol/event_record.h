@@ -24,6 +24,13 @@
 //   kReceiveDone       a = ReceiveStatus, b = bytes received, c = sequence number of the kReceive,
 //                      d = message id (kReceived) or the message's length (kReceiveTooSmall);
 //                      in message order
+//   kAgentRequest      a = wire::RemoteAccess bits, c = the peer's request id, d = size: allocate
+//                      it for the peer and answer with a kAgentAnswer (the quota allowed it)
+//   kAgentReply        a = wire::AgentStatus, b = rkey, c = sequence number of our kAllocateRemote,
+//                      d = address (kGranted) or the detail: the peer's answer, or kTimedOut
+//   kAgentRelease      b = rkey, c = address, d = length: the peer released memory we allocated for it
+//   kToken             a = wire::RemoteAccess bits, b = rkey, c = address, d = length: the peer
+//                      gave us access to its memory (in message order with kMessage)
 //
 // kOpDone's status is an ibv_wc_status, or an OpStatus (from 1000) for a rendezvous send.
 #pragma once
@@ -47,6 +54,10 @@ enum class EventKind : int32_t {
   kTransferNeedsBuffer = 11,
   kLargeMessage = 12,
   kReceiveDone = 13,
+  kAgentRequest = 14,
+  kAgentReply = 15,
+  kAgentRelease = 16,
+  kToken = 17,
 };
 
 // kOpDone statuses beyond ibv_wc_status: how a rendezvous send ended (d = detail).
@@ -100,6 +111,9 @@ enum class ProtocolViolation : int32_t {
   kTooManyTransfers = 104,   // a START beyond the rendezvous transfers we announced
   kUnknownTransfer = 105,    // a rendezvous DONE for no transfer of ours
   kBadControlMessage = 106,  // a reserved field set or an unknown status in a control payload
+  kUnknownAllocation = 107,  // an AGENT_RELEASE of memory we did not allocate for the peer
+  kUnknownRequest = 108,     // an AGENT_REPLY to no request of ours
+  kDuplicateRequest = 109,   // an AGENT_REQUEST whose id is already waiting for an answer
 };
 
 // How an async event affects what depends on the device.

@@ -63,6 +63,10 @@ const char* op_verb(OpKind kind) noexcept {
     case OpKind::kTransferBuffer: return "TRANSFER_BUFFER";
     case OpKind::kControl: return "SEND(rendezvous)";
     case OpKind::kTransferRead: return "RDMA_READ(rendezvous)";
+    case OpKind::kAllocateRemote: return "SEND(allocate)";
+    case OpKind::kReleaseRemote: return "SEND(release)";
+    case OpKind::kSendToken: return "SEND(token)";
+    case OpKind::kAgentAnswer: return "AGENT_ANSWER";
   }
   return "unknown";
 }

@@ -24,6 +24,13 @@ enum class OpKind : uint8_t {
                         // [local_address, +length) (lkey); length 0 refuses it, `swap` = errno
   kControl = 11,        // internal: a rendezvous control message, header slot only (never submitted)
   kTransferRead = 12,   // internal: an RDMA READ of a rendezvous chunk (never submitted)
+  // The remote-memory agent (protocol/agent.h). Each is a control message of its own.
+  kAllocateRemote = 13, // ask the peer for `compare_add` bytes with `immediate` = wire::RemoteAccess
+                        // bits; reported by kAgentReply (not kOpDone) with `seq`
+  kReleaseRemote = 14,  // give back [remote_address, +compare_add) (rkey) the peer allocated for us
+  kSendToken = 15,      // hand the peer [remote_address, +compare_add) (rkey, `immediate` = access)
+  kAgentAnswer = 16,    // Java's answer to the peer's request `compare_add`: `immediate` = AgentStatus,
+                        // remote_address and rkey (granted) or `swap` = detail (refused)
 };
 
 const char* op_verb(OpKind kind) noexcept;

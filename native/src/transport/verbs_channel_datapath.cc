@@ -84,6 +84,10 @@ void VerbsChannel::build(const WorkRequest& request, ibv_send_wr& wr, ibv_sge* s
     case OpKind::kReleaseReceive:
     case OpKind::kReceive:
     case OpKind::kTransferBuffer:
+    case OpKind::kAllocateRemote:  // agent messages reach the transport as kControl
+    case OpKind::kReleaseRemote:
+    case OpKind::kSendToken:
+    case OpKind::kAgentAnswer:
       break;
   }
   throw RdmaError(ErrorKind::kIllegalArgument, std::string("cannot post ") + op_verb(request.kind));

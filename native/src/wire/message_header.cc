@@ -24,7 +24,7 @@ DecodeStatus decode_header(const uint8_t* data, std::size_t received, std::size_
   if (received < kHeaderSize || capacity < kHeaderSize) return DecodeStatus::kTooShort;
   MessageHeader h;
   uint8_t type = data[0];
-  if (type < static_cast<uint8_t>(MessageType::kData) || type > static_cast<uint8_t>(MessageType::kRendezvousDone)) {
+  if (type < static_cast<uint8_t>(MessageType::kData) || type > static_cast<uint8_t>(MessageType::kLastType)) {
     return DecodeStatus::kUnknownType;
   }
   h.type = static_cast<MessageType>(type);
@@ -37,7 +37,7 @@ DecodeStatus decode_header(const uint8_t* data, std::size_t received, std::size_
   if (h.length != received - kHeaderSize) return DecodeStatus::kLengthMismatch;
   if (h.credits > max_credits) return DecodeStatus::kCreditsTooMany;
   if (h.type == MessageType::kCredit && h.length != 0) return DecodeStatus::kCreditWithPayload;
-  bool control = h.type == MessageType::kRendezvousStart || h.type == MessageType::kRendezvousDone;
+  bool control = h.type != MessageType::kData && h.type != MessageType::kCredit;  // a 24-byte payload each
   if (control && h.length != kControlPayloadSize) return DecodeStatus::kControlLength;
   *out = h;
   return DecodeStatus::kOk;

@@ -20,6 +20,11 @@ enum class MessageType : uint8_t {
   kCredit = 2,  // returns credits only; no payload
   kRendezvousStart = 3,  // a large message: where to read it (wire/control_message.h)
   kRendezvousDone = 4,   // the answer to a kRendezvousStart
+  kAgentRequest = 5,     // allocate memory for the sender (wire/agent_message.h)
+  kAgentReply = 6,       // the answer to a kAgentRequest
+  kAgentRelease = 7,     // memory allocated for the sender is no longer needed
+  kToken = 8,            // access to memory of the sender's
+  kLastType = kToken,
 };
 
 struct MessageHeader {
@@ -46,7 +51,7 @@ enum class DecodeStatus {
   kTooLong,         // length field > the receive buffer's payload capacity
   kCreditsTooMany,  // more credits returned than the peer can have taken
   kCreditWithPayload,
-  kControlLength,   // a rendezvous message whose payload is not kControlPayloadSize bytes
+  kControlLength,   // a control message (rendezvous, agent, token) whose payload is not kControlPayloadSize bytes
 };
 
 // Decodes and validates a received message of `received` bytes in a buffer of `capacity` bytes.

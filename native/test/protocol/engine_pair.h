@@ -65,6 +65,7 @@ struct Side {
   std::deque<uint64_t> posted;
   uint64_t large_received = 0;
   uint64_t received_into_posted = 0;
+  std::vector<EventRecord> agent;  // kAgentRequest, kAgentReply, kAgentRelease and kToken, in order
 
   uint64_t pending() const {
     uint64_t n = 0;
@@ -264,6 +265,12 @@ class EnginePair {
           if (static_cast<uint32_t>(r.b) != s.immediates_received) fail("immediate out of order");
           ++s.immediates_received;
           s.held.push_back(static_cast<uint32_t>(r.a));
+          break;
+        case EventKind::kAgentRequest:
+        case EventKind::kAgentReply:
+        case EventKind::kAgentRelease:
+        case EventKind::kToken:
+          s.agent.push_back(r);
           break;
         case EventKind::kChannelClosed:
           s.closed = true;

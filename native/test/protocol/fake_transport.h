@@ -161,7 +161,12 @@ class FakeTransport : public ChannelTransport {
       case OpKind::kReleaseReceive:
       case OpKind::kReceive:
       case OpKind::kTransferBuffer:
+      case OpKind::kAgentAnswer:
         return "a receive-side submission reached the transport";
+      case OpKind::kAllocateRemote:
+      case OpKind::kReleaseRemote:
+      case OpKind::kSendToken:
+        return "an agent message reached the transport as itself, not as kControl";
     }
     if (wr.signaled) completions_.push_back({false, wr.slot, kStatusSuccess});
     return "";
