@@ -20,6 +20,9 @@ struct ChannelOptions {
   uint32_t max_pending = 64;        // listeners: accepted requests not established yet (maxPendingConnections)
   uint32_t keepalive_ms = 30000;    // RdmaConfig.keepaliveMillis (0: off)
   uint32_t operation_timeout_ms = 120000;  // RdmaConfig.operationTimeoutMillis (0: off)
+  uint32_t agent_timeout_ms = 10000;       // RdmaConfig.agentLimits().timeoutMillis()
+  uint64_t agent_quota_bytes = 64u << 20;  // RdmaConfig.agentLimits().quotaBytes()
+  uint32_t agent_quota_count = 256;        // RdmaConfig.agentLimits().quotaCount()
   // Filled in by the context: from the device, and the context's receive budget.
   uint32_t read_chunk = 1u << 20;
   uint32_t max_reads = 1;
@@ -74,6 +77,9 @@ class Channel {
     e.rendezvous = o.rendezvous;
     e.keepalive_ms = o.keepalive_ms;
     e.operation_timeout_ms = o.operation_timeout_ms;
+    e.agent_timeout_ms = o.agent_timeout_ms;
+    e.agent_quota_bytes = o.agent_quota_bytes;
+    e.agent_quota_count = o.agent_quota_count;
     e.read_chunk = o.read_chunk;
     e.max_reads = o.max_reads;
     e.budget = o.budget;

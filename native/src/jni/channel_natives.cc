@@ -43,8 +43,8 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
 #define JRDMA_CHANNEL_SETTINGS                                                                                   \
   jint depth, jint eager, jint max_inline, jint timeout, jint retry, jint rnr, jint port, jint gid_index, jint mtu, \
       jint pkey_index, jint service_level, jint traffic_class, jint max_message, jint rendezvous, jint max_pending, \
-      jint keepalive, jint operation_timeout
-#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIIIIIIII"
+      jint keepalive, jint operation_timeout, jint agent_timeout, jlong agent_quota_bytes, jint agent_quota_count
+#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIIIIIIIIIJI"
 
 ChannelOptions channel_options(JRDMA_CHANNEL_SETTINGS) {
   ChannelOptions o;
@@ -66,6 +66,9 @@ ChannelOptions channel_options(JRDMA_CHANNEL_SETTINGS) {
   o.max_pending = static_cast<uint32_t>(max_pending);
   o.keepalive_ms = static_cast<uint32_t>(keepalive);
   o.operation_timeout_ms = static_cast<uint32_t>(operation_timeout);
+  o.agent_timeout_ms = static_cast<uint32_t>(agent_timeout);
+  o.agent_quota_bytes = static_cast<uint64_t>(agent_quota_bytes);
+  o.agent_quota_count = static_cast<uint32_t>(agent_quota_count);
   return o;
 }
 
@@ -74,7 +77,8 @@ jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint ip_port, jint
     sockaddr_storage address = parse_address(env, ip, ip_port);
     ChannelOptions options = channel_options(depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu,
                                              pkey_index, service_level, traffic_class, max_message, rendezvous,
-                                             max_pending, keepalive, operation_timeout);
+                                             max_pending, keepalive, operation_timeout, agent_timeout,
+                                             agent_quota_bytes, agent_quota_count);
     Listener* listener = from_handle<Context>(context)->listen(reinterpret_cast<sockaddr*>(&address), options, backlog);
     return to_handle(listener);
   });
@@ -95,7 +99,8 @@ jlong createChannel0(JNIEnv* env, jclass, jlong context, JRDMA_CHANNEL_SETTINGS)
   return guarded<jlong>(env, 0, [&] {
     return to_handle(from_handle<Context>(context)->create_channel(channel_options(
         depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu, pkey_index, service_level, traffic_class,
-        max_message, rendezvous, max_pending, keepalive, operation_timeout)));
+        max_message, rendezvous, max_pending, keepalive, operation_timeout, agent_timeout, agent_quota_bytes,
+        agent_quota_count)));
   });
 }
 

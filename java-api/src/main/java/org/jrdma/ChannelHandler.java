@@ -16,6 +16,13 @@ public interface ChannelHandler {
     default void onImmediate(RdmaChannel channel, int immediate) {
     }
 
+    /**
+     * The peer gave this side access to memory of its own ({@link RdmaChannel#sendToken}), in order
+     * with its messages. The token works until the peer closes that buffer or the channel closes.
+     */
+    default void onToken(RdmaChannel channel, RemoteBuffer token) {
+    }
+
     /** Servers only: an incoming connection was refused (version or limit mismatch); the client gets the same reason. */
     default void onRejected(ConnectionRejectedException rejection) {
     }

@@ -67,6 +67,29 @@ public interface RdmaChannel extends AutoCloseable {
     /** Atomic fetch-and-add on an 8-byte aligned remote word; completes with the previous value. */
     CompletableFuture<Long> fetchAndAdd(RemoteBuffer remote, long remoteOffset, long delta);
 
+    /**
+     * Remote-memory agent: asks the peer to allocate {@code size} bytes of zeroed memory registered for
+     * exactly {@code access} and completes with its token (a registration of exactly those bytes). The
+     * peer refuses beyond its quota for this channel ({@link RemoteAllocationException}); no answer
+     * within {@link AgentLimits#timeoutMillis()} fails with {@link AgentTimeoutException}. The memory
+     * lives until {@link #releaseRemote} or until the channel closes.
+     */
+    CompletableFuture<RemoteBuffer> allocateRemote(int size, Access... access);
+
+    /**
+     * Gives back memory {@link #allocateRemote} got from this channel's peer: the peer frees it and its
+     * token stops working. Operations on it issued before this one complete first (channel order).
+     */
+    CompletableFuture<Void> releaseRemote(RemoteBuffer allocated);
+
+    /**
+     * Hands the peer access to the buffer's bytes with exactly {@code access} rights: a registration of
+     * its own, whose token the peer's {@link ChannelHandler#onToken} receives in order with messages.
+     * The token dies when the channel closes or the buffer is closed, whichever comes first. Completes
+     * with the token sent.
+     */
+    CompletableFuture<RemoteBuffer> sendToken(RegisteredBuffer buffer, Access... access);
+
     boolean isOpen();
 
     /** Completes when the channel is closed (with null after a local close, else the cause as value). */

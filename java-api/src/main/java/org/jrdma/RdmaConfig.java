@@ -38,6 +38,7 @@ public final class RdmaConfig {
     private final int maxPendingConnections;
     private final int keepaliveMillis;
     private final int operationTimeoutMillis;
+    private final AgentLimits agentLimits;
 
     private RdmaConfig(Builder b) {
         if (b.port != 0 && b.device == null) {
@@ -66,6 +67,7 @@ public final class RdmaConfig {
         this.maxPendingConnections = b.maxPendingConnections;
         this.keepaliveMillis = b.keepaliveMillis;
         this.operationTimeoutMillis = b.operationTimeoutMillis;
+        this.agentLimits = b.agentLimits;
     }
 
     public static Builder builder() {
@@ -214,6 +216,11 @@ public final class RdmaConfig {
         return operationTimeoutMillis;
     }
 
+    /** The remote-memory agent's deadline and the quota a peer gets ({@link AgentLimits#DEFAULTS}). */
+    public AgentLimits agentLimits() {
+        return agentLimits;
+    }
+
     @Override
     public String toString() {
         return "RdmaConfig{device=" + (device == null ? "auto" : device) + ", port=" + (port == 0 ? "auto" : port)
@@ -225,7 +232,7 @@ public final class RdmaConfig {
                 + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis + ", maxMessageSize="
                 + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers + ", receiveBudget=" + receiveBudget + ", maxPendingConnections=" + maxPendingConnections
                 + ", keepaliveMillis=" + keepaliveMillis
-                + ", operationTimeoutMillis=" + operationTimeoutMillis + "}";
+                + ", operationTimeoutMillis=" + operationTimeoutMillis + ", agentLimits=" + agentLimits + "}";
     }
 
     /** Builds a configuration; each setter checks its value at once. */
@@ -253,6 +260,7 @@ public final class RdmaConfig {
         private int maxPendingConnections = 64;
         private int keepaliveMillis = 30000;
         private int operationTimeoutMillis = 120000;
+        private AgentLimits agentLimits = AgentLimits.DEFAULTS;
 
         private Builder() {
         }
@@ -443,6 +451,12 @@ public final class RdmaConfig {
                 range("operationTimeoutMillis", millis, 1000, 86400000, "milliseconds, or 0 for no bound");
             }
             this.operationTimeoutMillis = millis;
+            return this;
+        }
+
+        /** The remote-memory agent's deadline and quota (checked when the AgentLimits is made). */
+        public Builder agentLimits(AgentLimits limits) {
+            this.agentLimits = java.util.Objects.requireNonNull(limits, "limits");
             return this;
         }
 

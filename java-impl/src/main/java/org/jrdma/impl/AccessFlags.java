@@ -30,6 +30,29 @@ final class AccessFlags {
         return Collections.unmodifiableSet(set);
     }
 
+    /** The rights as the wire names them (wire::RemoteAccess: read 1, write 2, atomic 4). */
+    static int wire(Access... access) {
+        int bits = 0;
+        for (Access a : access) {
+            bits |= a == Access.REMOTE_READ ? 1 : a == Access.REMOTE_WRITE ? 2 : 4;
+        }
+        return bits;
+    }
+
+    static Access[] fromWire(int bits) {
+        EnumSet<Access> set = EnumSet.noneOf(Access.class);
+        if ((bits & 1) != 0) {
+            set.add(Access.REMOTE_READ);
+        }
+        if ((bits & 2) != 0) {
+            set.add(Access.REMOTE_WRITE);
+        }
+        if ((bits & 4) != 0) {
+            set.add(Access.REMOTE_ATOMIC);
+        }
+        return set.toArray(new Access[0]);
+    }
+
     static boolean remote(int mask) {
         return (mask & ~LOCAL_WRITE) != 0;
     }

@@ -1,8 +1,11 @@
 package org.jrdma.impl;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.jrdma.Access;
+import org.jrdma.RdmaClosedException;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
 
@@ -17,6 +20,9 @@ abstract class BufferBase extends NativeResource implements RegisteredBuffer {
     final int offset;
     final int length;
     private final ByteBuffer view;
+    // Registrations of these bytes whose keys peers hold (RdmaChannel.sendToken, memory the agent
+    // allocated for a peer): revoked when the buffer is freed, before its memory can be reused.
+    private final List<MemoryRegistration> grants = new ArrayList<>(0); // guarded by itself
 
     BufferBase(MemoryRegistration registration, int offset, int length) {
         this(registration, registration, offset, length);
@@ -74,6 +80,35 @@ abstract class BufferBase extends NativeResource implements RegisteredBuffer {
     public Set<Access> access() {
         return AccessFlags.set(remoteRegistration.access);
     }
+
+    /** Ties a registration of this buffer's bytes to its life; a buffer already freed revokes it and throws. */
+    void addGrant(MemoryRegistration grant) {
+        synchronized (grants) {
+            if (!isFreed()) { // free() drains the list after the flag is set: nothing added now is missed
+                grants.add(grant);
+                return;
+            }
+        }
+        grant.markClosed();
+        throw new RdmaClosedException(describe() + " is closed");
+    }
+
+    @Override
+    protected final void free() {
+        List<MemoryRegistration> revoked;
+        synchronized (grants) {
+            revoked = new ArrayList<>(grants);
+            grants.clear();
+        }
+        try {
+            revoked.forEach(MemoryRegistration::markClosed);
+        } finally {
+            freeMemory();
+        }
+    }
+
+    /** Gives the memory back (deregisters, or returns the block); the grants are revoked already. */
+    protected abstract void freeMemory();
 
     @Override
     public boolean isClosed() {

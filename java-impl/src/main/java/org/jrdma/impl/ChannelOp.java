@@ -10,7 +10,8 @@ import java.util.concurrent.CompletableFuture;
 final class ChannelOp extends CompletableFuture<Object> {
     enum Kind {
         SEND("SEND", 1), WRITE("RDMA_WRITE", 3), WRITE_IMM("RDMA_WRITE_WITH_IMM", 4), READ("RDMA_READ", 5),
-        COMPARE_AND_SWAP("ATOMIC_CMP_AND_SWP", 6), FETCH_AND_ADD("ATOMIC_FETCH_AND_ADD", 7), RECEIVE("RECV", 9);
+        COMPARE_AND_SWAP("ATOMIC_CMP_AND_SWP", 6), FETCH_AND_ADD("ATOMIC_FETCH_AND_ADD", 7), RECEIVE("RECV", 9),
+        ALLOCATE_REMOTE("SEND(allocate)", 13), RELEASE_REMOTE("SEND(release)", 14), SEND_TOKEN("SEND(token)", 15);
 
         final String verb;
         /** OpKind in native/src/protocol/submission.h. */

@@ -29,7 +29,8 @@ final class ChannelSettings {
                 config.timeout(), config.retryCount(), config.rnrRetry(), port, gidIndex, mtu, config.pkeyIndex(),
                 config.serviceLevel(), config.trafficClass(), config.maxMessageSize(), config.rendezvousTransfers(),
                 config.maxPendingConnections(), config.keepaliveMillis(),
-                config.operationTimeoutMillis());
+                config.operationTimeoutMillis(), config.agentLimits().timeoutMillis(), config.agentLimits().quotaBytes(),
+                config.agentLimits().quotaCount());
     }
 
     long listen(long context, String ip, int ipPort, int backlog) {
@@ -37,6 +38,7 @@ final class ChannelSettings {
                 config.maxInline(), config.timeout(), config.retryCount(), config.rnrRetry(), port, gidIndex, mtu,
                 config.pkeyIndex(), config.serviceLevel(), config.trafficClass(), config.maxMessageSize(),
                 config.rendezvousTransfers(), config.maxPendingConnections(), config.keepaliveMillis(),
-                config.operationTimeoutMillis());
+                config.operationTimeoutMillis(), config.agentLimits().timeoutMillis(), config.agentLimits().quotaBytes(),
+                config.agentLimits().quotaCount());
     }
 }

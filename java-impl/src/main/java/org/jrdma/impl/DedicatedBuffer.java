@@ -15,7 +15,7 @@ final class DedicatedBuffer extends BufferBase {
     }
 
     @Override
-    protected void free() {
+    protected void freeMemory() {
         context.childFreed(this);
         registration.markClosed();
     }

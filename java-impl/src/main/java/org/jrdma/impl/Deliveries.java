@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jrdma.ChannelHandler;
+import org.jrdma.RemoteBuffer;
 import org.jrdma.RdmaException;
 
 /**
@@ -26,7 +27,7 @@ final class Deliveries {
     private final JniMessage[] messages; // one per receive slot, over the native receive ring
 
     // Guarded by this.
-    private final ArrayDeque<Object> held = new ArrayDeque<>(); // long[] {slot, length, id} or a LargeMessage
+    private final ArrayDeque<Object> held = new ArrayDeque<>(); // long[] {slot, length, id}, a LargeMessage or a token
     private final Map<Long, BufferBase> transferBuffers = new HashMap<>(); // by transfer (message) id
     private boolean open;
     private boolean closed;
@@ -73,6 +74,13 @@ final class Deliveries {
         }
     }
 
+    /** The peer handed us a token (in order with its messages). */
+    void onToken(RemoteBuffer token) {
+        if (!held(token)) {
+            deliver(token);
+        }
+    }
+
     /**
      * A rendezvous message passed the engine's limits and needs memory: a buffer of the context's pool
      * or a kept large block (registered for local write: the device reads into it). If there is none,
@@ -85,7 +93,7 @@ final class Deliveries {
         } catch (RdmaException | OutOfMemoryError | ArithmeticException e) {
             int errno = e instanceof RdmaException && ((RdmaException) e).errno() != 0 ? ((RdmaException) e).errno() : ENOMEM;
             LOG.log(Level.WARNING, "no memory for a message of " + length + " bytes on " + channel + "; refused", e);
-            channel.submitTransferBuffer(id, null, errno);
+            channel.submitInternal(s -> s.addTransferBuffer(id, null, errno));
             return;
         }
         boolean kept;
@@ -99,7 +107,7 @@ final class Deliveries {
             buffer.close(); // the channel closed meanwhile
             return;
         }
-        channel.submitTransferBuffer(id, buffer, 0);
+        channel.submitInternal(s -> s.addTransferBuffer(id, buffer, 0));
     }
 
     /** Holds the message (no handler, not open yet, or older ones waiting); false when it is to be delivered now. */
@@ -131,6 +139,14 @@ final class Deliveries {
     }
 
     private void deliver(Object next) {
+        if (next instanceof RemoteBuffer) {
+            try {
+                channel.handler().onToken(channel, (RemoteBuffer) next);
+            } catch (Throwable t) {
+                channel.callbackThrew("onToken", t);
+            }
+            return;
+        }
         ReceivedMessage message;
         if (next instanceof long[]) {
             long[] m = (long[]) next;

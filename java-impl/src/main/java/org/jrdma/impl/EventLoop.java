@@ -146,6 +146,19 @@ final class EventLoop implements Runnable {
                 channel.onReceiveDone(records.receiveSeq(i), records.receiveStatus(i), records.receivedLength(i),
                         records.receiveDetail(i));
                 break;
+            // The agent's records: fields as native/src/protocol/event_record.h gives them.
+            case EventRecords.KIND_AGENT_REQUEST: // a = rights, c = request id, d = size
+                channel.agent.onRequest(records.c(i), records.a(i), records.d(i));
+                break;
+            case EventRecords.KIND_AGENT_REPLY: // a = status, b = rkey, c = our seq, d = address or detail
+                channel.agent.onReply(records.c(i), records.a(i), records.b(i), records.d(i));
+                break;
+            case EventRecords.KIND_AGENT_RELEASE: // c = address (the engine matched key and length)
+                channel.agent.onRelease(records.c(i));
+                break;
+            case EventRecords.KIND_TOKEN: // b = rkey, c = address, d = length
+                channel.deliveries.onToken(new org.jrdma.RemoteBuffer(records.c(i), records.d(i), records.b(i)));
+                break;
             case EventRecords.KIND_CHANNEL_OPEN:
                 channel.onOpen(records.peerCredits(i), records.peerMaxMessage(i));
                 break;

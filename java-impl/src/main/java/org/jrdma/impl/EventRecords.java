@@ -30,6 +30,17 @@ final class EventRecords {
     static final int KIND_TRANSFER_NEEDS_BUFFER = 11;
     static final int KIND_LARGE_MESSAGE = 12;
     static final int KIND_RECEIVE_DONE = 13;
+    static final int KIND_AGENT_REQUEST = 14;
+    static final int KIND_AGENT_REPLY = 15;
+    static final int KIND_AGENT_RELEASE = 16;
+    static final int KIND_TOKEN = 17;
+
+    /** wire::AgentStatus of kAgentReply (and kAgentAnswer). */
+    static final int AGENT_GRANTED = 0;
+    static final int AGENT_OVER_COUNT = 1;
+    static final int AGENT_OVER_BYTES = 2;
+    static final int AGENT_FAILED = 3;
+    static final int AGENT_TIMED_OUT = 100;
 
     /** ReceiveStatus of kReceiveDone. */
     static final int RECEIVED = 0;
@@ -200,19 +211,21 @@ final class EventRecords {
         return (int) c(i);
     }
 
-    private int a(int i) {
+    // The raw fields, for kinds whose meaning event_record.h spells out per field (the agent's:
+    // RemoteMemoryAgent reads them where it handles each kind).
+    int a(int i) {
         return records.getInt(i * RECORD_BYTES + A_OFFSET);
     }
 
-    private int b(int i) {
+    int b(int i) {
         return records.getInt(i * RECORD_BYTES + B_OFFSET);
     }
 
-    private long c(int i) {
+    long c(int i) {
         return records.getLong(i * RECORD_BYTES + C_OFFSET);
     }
 
-    private long d(int i) {
+    long d(int i) {
         return records.getLong(i * RECORD_BYTES + D_OFFSET);
     }
 }

@@ -14,8 +14,6 @@ import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaOperationException;
-import org.jrdma.RegisteredBuffer;
-import org.jrdma.RemoteBuffer;
 
 /**
  * A channel: the Java face of a native channel engine (native/src/protocol/channel_engine.h), which
@@ -33,7 +31,7 @@ import org.jrdma.RemoteBuffer;
  * <p>Threads: submitting runs on the caller's thread under {@link #lock}; records arrive on the
  * event-loop thread. No native call happens once the state is CLOSED.
  */
-final class JniChannel extends NativeResource implements RdmaChannel {
+final class JniChannel extends ChannelOperations {
     private static final System.Logger LOG = System.getLogger("org.jrdma");
     static final int HEADER_BYTES = 16;
     /** Submissions buffered per channel between two JNI calls of the event-loop thread. */
@@ -41,7 +39,6 @@ final class JniChannel extends NativeResource implements RdmaChannel {
 
     enum State { CONNECTING, OPEN, CLOSING, CLOSED }
 
-    final JniContext context;
     final long handle;
     final int key;
     private final InetSocketAddress remote;
@@ -50,6 +47,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
     private final CompletableFuture<RdmaChannel> connected = new CompletableFuture<>();
     private final CompletableFuture<Throwable> closed = new CompletableFuture<>();
     final Deliveries deliveries;
+    final RemoteMemoryAgent agent = new RemoteMemoryAgent(this);
 
     // Guarded by lock.
     private State state = State.CONNECTING;
@@ -69,7 +67,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
 
     JniChannel(JniContext context, long handle, InetSocketAddress remote, RdmaConfig config,
                ChannelHandler handler) {
-        this.context = context;
+        super(context);
         this.handle = handle;
         this.key = NativeChannel.key0(handle);
         this.remote = remote;
@@ -108,53 +106,15 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         }
     }
 
-    // ---- operations (caller's thread) ---------------------------------------------------------------
+    // ---- submitting (caller's thread; the loop thread batches) -----------------------------------------
 
     @Override
-    public CompletableFuture<Void> send(RegisteredBuffer buffer, int offset, int length) {
-        return typed(submit(Operations.send(context, buffer, offset, length, maxMessageSize())));
-    }
-
-    @Override
-    public CompletableFuture<Integer> receive(RegisteredBuffer buffer, int offset, int length) {
-        return typed(submit(Operations.receive(context, buffer, offset, length)));
+    RemoteMemoryAgent agent() {
+        return agent;
     }
 
     @Override
-    public CompletableFuture<Void> write(RegisteredBuffer local, int offset, RemoteBuffer remoteBuffer, long remoteOffset,
-                                         int length) {
-        return typed(submit(Operations.write(context, local, offset, remoteBuffer, remoteOffset, length, false, 0)));
-    }
-
-    @Override
-    public CompletableFuture<Void> writeWithImmediate(RegisteredBuffer local, int offset, RemoteBuffer remoteBuffer,
-                                                      long remoteOffset, int length, int immediate) {
-        return typed(submit(Operations.write(context, local, offset, remoteBuffer, remoteOffset, length, true, immediate)));
-    }
-
-    @Override
-    public CompletableFuture<Void> read(RemoteBuffer remoteBuffer, long remoteOffset, RegisteredBuffer local, int offset,
-                                        int length) {
-        return typed(submit(Operations.read(context, remoteBuffer, remoteOffset, local, offset, length)));
-    }
-
-    @Override
-    public CompletableFuture<Long> compareAndSwap(RemoteBuffer remoteBuffer, long remoteOffset, long expected, long newValue) {
-        return typed(submit(Operations.atomic(ChannelOp.Kind.COMPARE_AND_SWAP, remoteBuffer, remoteOffset, expected, newValue)));
-    }
-
-    @Override
-    public CompletableFuture<Long> fetchAndAdd(RemoteBuffer remoteBuffer, long remoteOffset, long delta) {
-        return typed(submit(Operations.atomic(ChannelOp.Kind.FETCH_AND_ADD, remoteBuffer, remoteOffset, delta, 0)));
-    }
-
-    /** The operation is its own future; its value is null (Void) or the Long of an atomic. */
-    @SuppressWarnings("unchecked")
-    private static <T> CompletableFuture<T> typed(ChannelOp op) {
-        return (CompletableFuture<T>) (CompletableFuture<?>) op;
-    }
-
-    private ChannelOp submit(ChannelOp op) {
+    ChannelOp submit(ChannelOp op) {
         if (op.buffer != null) {
             op.buffer.acquire(); // a closed buffer is refused here; an open one stays registered until reported
         }
@@ -164,7 +124,11 @@ final class JniChannel extends NativeResource implements RdmaChannel {
                 return op;
             }
             op.seq = nextSeq++;
-            (op.kind == ChannelOp.Kind.RECEIVE ? receives : pending).addLast(op);
+            if (op.kind == ChannelOp.Kind.ALLOCATE_REMOTE) {
+                agent.awaitReply(op); // answered by the peer, not in submission order
+            } else {
+                (op.kind == ChannelOp.Kind.RECEIVE ? receives : pending).addLast(op);
+            }
             BufferBase buffer = op.buffer;
             roomLocked().addOperation(op, buffer == null ? 0 : buffer.registration.address + buffer.offset + op.offset,
                     buffer == null ? 0 : buffer.registration.lkey);
@@ -184,13 +148,13 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         }
     }
 
-    /** The destination of a rendezvous transfer (null: refused with errno), for the engine. */
-    void submitTransferBuffer(long id, BufferBase buffer, int errno) {
+    /** A submission of the channel's own (a transfer's destination, an agent's answer), for the engine. */
+    void submitInternal(java.util.function.Consumer<Submissions> record) {
         synchronized (lock) {
             if (state == State.CLOSED) {
-                return; // the buffer is closed with the channel's deliveries
+                return; // what it hands over is closed with the channel's deliveries or agent
             }
-            roomLocked().addTransferBuffer(id, buffer, errno);
+            record.accept(roomLocked());
             submittedLocked();
         }
     }
@@ -301,6 +265,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         for (int i = failed.size() - 1; i >= 0; i--) {
             failed.get(i).fail(e);
         }
+        agent.unposted(firstSeq, e);
     }
 
     void onMessage(int slot, int length, long id) {
@@ -447,6 +412,7 @@ final class JniChannel extends NativeResource implements RdmaChannel {
         deliveries.close();
         Throwable reported = closeCause;
         RdmaClosedException error = closedException();
+        agent.close(error);
         for (ChannelOp op : failed) {
             op.fail(reported instanceof RdmaOperationException ? reported : error);
         }

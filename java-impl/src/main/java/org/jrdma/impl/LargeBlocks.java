@@ -93,7 +93,7 @@ final class LargeBlocks {
         }
 
         @Override
-        protected void free() {
+        protected void freeMemory() {
             blocks.context.childFreed(this);
             blocks.giveBack(registration);
         }

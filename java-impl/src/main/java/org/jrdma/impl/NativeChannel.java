@@ -11,7 +11,7 @@ final class NativeChannel {
     static native long listen0(long context, String ip, int ipPort, int backlog, int depth, int eager, int maxInline,
                                int timeout, int retry, int rnrRetry, int port, int gidIndex, int mtu, int pkeyIndex,
                                int serviceLevel, int trafficClass, int maxMessage, int rendezvous, int maxPending, int keepalive,
-                               int operationTimeout);
+                               int operationTimeout, int agentTimeout, long agentQuotaBytes, int agentQuotaCount);
 
     static native int listenerPort0(long listener);
 
@@ -24,7 +24,7 @@ final class NativeChannel {
     static native long createChannel0(long context, int depth, int eager, int maxInline, int timeout, int retry, int rnrRetry,
                                       int port, int gidIndex, int mtu, int pkeyIndex, int serviceLevel, int trafficClass,
                                       int maxMessage, int rendezvous, int maxPending, int keepalive,
-                               int operationTimeout);
+                                      int operationTimeout, int agentTimeout, long agentQuotaBytes, int agentQuotaCount);
 
     /** The queue pair's attributes as the device reports them (ibv_query_qp), as text. */
     static native String queuePair0(long channel);

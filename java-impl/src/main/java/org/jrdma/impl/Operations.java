@@ -56,6 +56,41 @@ final class Operations {
         return new ChannelOp(kind, null, 0, 8, address, remote.rkey(), 0, first, second);
     }
 
+    /** A request for the peer to allocate {@code size} bytes with these rights (remote-memory agent). */
+    static ChannelOp allocateRemote(int size, org.jrdma.Access... access) {
+        if (size <= 0) {
+            throw new IllegalArgumentException("size must be positive: " + size);
+        }
+        return new ChannelOp(ChannelOp.Kind.ALLOCATE_REMOTE, null, 0, 0, 0, 0, remoteRights(access), size, 0);
+    }
+
+    static ChannelOp releaseRemote(RemoteBuffer allocated) {
+        return new ChannelOp(ChannelOp.Kind.RELEASE_REMOTE, null, 0, 0, allocated.address(), allocated.rkey(), 0,
+                allocated.length(), 0);
+    }
+
+    /** Hands the peer {@code token}, a registration of exactly the buffer's bytes (held while it is sent). */
+    static ChannelOp sendToken(BufferBase buffer, MemoryRegistration token, org.jrdma.Access... access) {
+        return new ChannelOp(ChannelOp.Kind.SEND_TOKEN, buffer, 0, 0, token.address, token.rkey, remoteRights(access),
+                token.length, 0);
+    }
+
+    /** The buffer behind a token to be sent: a jrdma buffer of this context. */
+    static BufferBase tokenSource(JniContext context, RegisteredBuffer buffer, org.jrdma.Access... access) {
+        remoteRights(access);
+        return local(context, buffer, 0, 0);
+    }
+
+    /** The wire's rights bits; at least one right, or the memory would be no use to the peer. */
+    private static int remoteRights(org.jrdma.Access... access) {
+        int bits = AccessFlags.wire(access);
+        if (bits == 0) {
+            throw new IllegalArgumentException("name the rights the peer gets: at least one of REMOTE_READ, REMOTE_WRITE,"
+                    + " REMOTE_ATOMIC");
+        }
+        return bits;
+    }
+
     /** The jrdma buffer of this context behind {@code buffer}, with [offset, offset + length) inside it. */
     private static BufferBase local(JniContext context, RegisteredBuffer buffer, int offset, int length) {
         if (!(buffer instanceof BufferBase)) {

@@ -19,7 +19,7 @@ final class PooledBuffer extends BufferBase {
     }
 
     @Override
-    protected void free() {
+    protected void freeMemory() {
         slab.pool.context.childFreed(this);
         try {
             if (remoteRegistration != registration) {

@@ -28,6 +28,8 @@ final class Submissions {
     static final byte RELEASE_RECEIVE = 8;
     /** OpKind::kTransferBuffer. */
     static final byte TRANSFER_BUFFER = 10;
+    /** OpKind::kAgentAnswer. */
+    static final byte AGENT_ANSWER = 16;
 
     private final ByteBuffer records;
     private final long address;
@@ -96,6 +98,20 @@ final class Submissions {
         records.putLong(at + LOCAL_ADDRESS_OFFSET, buffer == null ? 0 : buffer.registration.address + buffer.offset);
         records.putInt(at + LENGTH_OFFSET, buffer == null ? 0 : buffer.length);
         records.putInt(at + LKEY_OFFSET, buffer == null ? 0 : buffer.registration.lkey);
+        records.putLong(at + COMPARE_ADD_OFFSET, id);
+        records.putLong(at + SWAP_OFFSET, errno);
+    }
+
+    /**
+     * Appends the answer to the peer's allocation request {@code id}: granted (status 0) at
+     * address/rkey, or refused (status 3, wire::AgentStatus::kFailed) with the errno.
+     */
+    void addAgentAnswer(long id, int status, long address, int rkey, int errno) {
+        int at = count++ * RECORD_BYTES;
+        records.put(at + KIND_OFFSET, AGENT_ANSWER);
+        records.putInt(at + IMMEDIATE_OFFSET, status);
+        records.putLong(at + REMOTE_ADDRESS_OFFSET, address);
+        records.putInt(at + RKEY_OFFSET, rkey);
         records.putLong(at + COMPARE_ADD_OFFSET, id);
         records.putLong(at + SWAP_OFFSET, errno);
     }
