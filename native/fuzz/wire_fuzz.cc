@@ -29,6 +29,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
       RejectReason reason;
       uint32_t detail;
       decode_reject(bytes.data(), bytes.size(), &reason, &detail);
+      std::vector<uint8_t> connect_data;
+      if (decode_connect_data(bytes.data(), bytes.size(), &connect_data) && connect_data.size() > kMaxConnectData) {
+        std::abort();
+      }
+      if (decode_refusal_text(bytes.data(), bytes.size()).size() > kMaxRejectText) std::abort();
       break;
     }
     case 1: {

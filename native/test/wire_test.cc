@@ -233,12 +233,60 @@ TEST(Reject, RoundTripsAndIgnoresForeignData) {
   EXPECT_FALSE(decode_reject(bytes, 4, &reason, &detail));
   uint8_t foreign[kRejectSize] = {1, 2, 3};
   EXPECT_FALSE(decode_reject(foreign, sizeof foreign, &reason, &detail));
-  encode_reject(RejectReason::kTooManyPending, 64, bytes);  // the highest reason decodes
+  encode_reject(RejectReason::kAdmissionRefused, 64, bytes);  // the highest reason decodes
   ASSERT_TRUE(decode_reject(bytes, sizeof bytes, &reason, &detail));
-  EXPECT_EQ(RejectReason::kTooManyPending, reason);
+  EXPECT_EQ(RejectReason::kAdmissionRefused, reason);
   EXPECT_EQ(64u, detail);
-  encode_reject(static_cast<RejectReason>(11), 0, bytes);
+  encode_reject(static_cast<RejectReason>(12), 0, bytes);
   EXPECT_FALSE(decode_reject(bytes, sizeof bytes, &reason, &detail));
   encode_reject(static_cast<RejectReason>(99), 0, bytes);
   EXPECT_FALSE(decode_reject(bytes, sizeof bytes, &reason, &detail));
 }
+
+namespace jrdma::wire {
+namespace {
+
+TEST(ConnectData, RoundTripsAfterTheHandshakeAndPaddingReadsAsNone) {
+  uint8_t request[kMaxRequestSize] = {};
+  const uint8_t data[] = {'t', 'e', 'n', 'a', 'n', 't', '7'};
+  encode_connect_data(data, sizeof data, request + kHandshakeSize);
+  std::vector<uint8_t> out;
+  ASSERT_TRUE(decode_connect_data(request, kHandshakeSize + 1 + sizeof data, &out));
+  EXPECT_EQ(std::vector<uint8_t>(data, data + sizeof data), out);
+  ASSERT_TRUE(decode_connect_data(request, kMaxRequestSize, &out));  // rdma_cm padded it
+  EXPECT_EQ(sizeof data, out.size());
+  uint8_t padded[kMaxRequestSize] = {};  // a client without connect data
+  ASSERT_TRUE(decode_connect_data(padded, sizeof padded, &out));
+  EXPECT_TRUE(out.empty());
+  ASSERT_TRUE(decode_connect_data(padded, kHandshakeSize, &out));
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(ConnectData, ALengthBeyondThePrivateDataIsMalformed) {
+  uint8_t request[kMaxRequestSize] = {};
+  request[kHandshakeSize] = 24;  // more than fits
+  std::vector<uint8_t> out;
+  EXPECT_FALSE(decode_connect_data(request, sizeof request, &out));
+  request[kHandshakeSize] = 10;  // claims 10, carries 5
+  EXPECT_FALSE(decode_connect_data(request, kHandshakeSize + 1 + 5, &out));
+}
+
+TEST(Refusal, CarriesCodeAndTextCutAtItsLimit) {
+  uint8_t bytes[kRejectSize + 1 + kMaxRejectText];
+  std::size_t n = encode_refusal(403, "tenant unknown", bytes);
+  RejectReason reason;
+  uint32_t detail;
+  ASSERT_TRUE(decode_reject(bytes, n, &reason, &detail));
+  EXPECT_EQ(RejectReason::kAdmissionRefused, reason);
+  EXPECT_EQ(403u, detail);
+  EXPECT_EQ("tenant unknown", decode_refusal_text(bytes, n));
+  n = encode_refusal(1, std::string(500, 'x'), bytes);
+  EXPECT_EQ(kRejectSize + 1 + kMaxRejectText, n);
+  EXPECT_EQ(std::string(kMaxRejectText, 'x'), decode_refusal_text(bytes, n));
+  bytes[kRejectSize] = 200;  // a peer claiming more text than it sent
+  EXPECT_EQ("", decode_refusal_text(bytes, n));
+  EXPECT_EQ("", decode_refusal_text(bytes, kRejectSize));
+}
+
+}  // namespace
+}  // namespace jrdma::wire

@@ -7,6 +7,9 @@
 #include <cstdint>
 
 #include "core/registered_blocks.h"
+#include <string>
+#include <vector>
+
 #include "protocol/channel_engine.h"
 #include "transport/verbs_channel.h"
 
@@ -23,6 +26,7 @@ struct ChannelOptions {
   uint32_t agent_timeout_ms = 10000;       // RdmaConfig.agentLimits().timeoutMillis()
   uint64_t agent_quota_bytes = 64u << 20;  // RdmaConfig.agentLimits().quotaBytes()
   uint32_t agent_quota_count = 256;        // RdmaConfig.agentLimits().quotaCount()
+  bool admission = false;  // listeners: Java's admission policy decides on each request
   // Filled in by the context: from the device, and the context's receive budget.
   uint32_t read_chunk = 1u << 20;
   uint32_t max_reads = 1;
@@ -101,6 +105,9 @@ class Channel {
   // Loop thread: the listener whose limit of pending requests this accepted channel counts against,
   // until it is established or gone (Context::settle_pending).
   struct Listener* pending_on = nullptr;
+  // Active side: the connect data sent with the request (admission), and a refusal's text.
+  std::vector<uint8_t> connect_data;
+  std::string refusal_text;
 };
 
 }  // namespace jrdma

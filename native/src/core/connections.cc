@@ -130,14 +130,35 @@ void Context::handle_connect_request(rdma_cm_event* event, std::vector<verbs::Cm
   }
   // Every accepted request pins a queue pair and a receive ring until it is established or the
   // connection manager gives up on it: bounded per listener and per context, or anyone who can
-  // reach the port could pin the host's memory with requests they never complete.
+  // reach the port could pin the host's memory with requests they never complete. A request
+  // waiting for the admission policy counts too.
   if (listener->pending >= listener->options.max_pending) {
     return refuse(wire::RejectReason::kTooManyPending, listener->options.max_pending, 0);
   }
   if (pending_connections_ >= max_pending_connections_) {
     return refuse(wire::RejectReason::kTooManyPending, max_pending_connections_, 0);
   }
+  if (listener->options.admission) {
+    try {
+      return park_for_admission(listener, std::move(owned), peer, event);
+    } catch (const wire::RejectReason& malformed) {
+      return refuse(malformed, 0, 0);
+    } catch (const std::bad_alloc&) {
+      return refuse(wire::RejectReason::kResources, ENOMEM, 0);
+    }
+  }
+  Refusal refusal;
+  Channel* channel = accept_request(listener, owned, peer, &refusal);
+  if (channel == nullptr) return refuse(refusal.reason, refusal.detail, refusal.peer_value);
+  channel->pending_on = listener;
+  ++listener->pending;
+  ++pending_connections_;
+  emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(listener)));
+}
 
+Channel* Context::accept_request(Listener* listener, verbs::CmId& owned, const wire::Handshake& peer,
+                                 Refusal* refusal) {
+  rdma_cm_id* id = owned.get();
   Channel* channel = nullptr;
   try {
     channel = add_channel(listener->options, true);
@@ -152,28 +173,28 @@ void Context::handle_connect_request(rdma_cm_event* event, std::vector<verbs::Cm
     if (rdma_accept(id, &param) != 0) throw_errno("rdma_accept()", errno);
   } catch (const std::exception& failure) {
     // Anything (bad_alloc included) refuses this request: the id must not be destroyed before its
-    // event is acknowledged (rdma_destroy_id would wait for the ack forever), so refuse() keeps it.
+    // event is acknowledged (rdma_destroy_id would wait for the ack forever), so the caller keeps it.
     if (channel != nullptr) {
-      owned = channel->transport.detach();  // the id is rejected and destroyed below, not by the channel
+      owned = channel->transport.detach();  // the id is rejected and destroyed by the caller, not the channel
       remove_channel(channel);
       delete channel;
     }
     const auto* error = dynamic_cast<const RdmaError*>(&failure);
-    if (error == nullptr) return refuse(wire::RejectReason::kResources, ENOMEM, 0);
-    const RdmaError& e = *error;
-    if (const auto* refused = dynamic_cast<const AttributeRefused*>(&e)) {
+    *refusal = Refusal{wire::RejectReason::kResources, ENOMEM, 0};
+    if (error == nullptr) return nullptr;
+    if (const auto* refused = dynamic_cast<const AttributeRefused*>(error)) {
       uint32_t detail = static_cast<uint32_t>(refused->attribute) | (std::min<uint32_t>(refused->kept, 0xfff) << 8) |
                         (std::min<uint32_t>(refused->configured, 0xfff) << 20);
-      return refuse(wire::RejectReason::kAttributeRefused, detail, detail);
+      *refusal = Refusal{wire::RejectReason::kAttributeRefused, detail, detail};
+    } else if (error->errno_value() == EXDEV) {
+      *refusal = Refusal{wire::RejectReason::kWrongPort, listener->options.queue_pair.port, id->port_num};
+    } else {
+      *refusal = Refusal{wire::RejectReason::kResources, static_cast<uint32_t>(error->errno_value()), 0};
     }
-    if (e.errno_value() == EXDEV) return refuse(wire::RejectReason::kWrongPort, listener->options.queue_pair.port, id->port_num);
-    return refuse(wire::RejectReason::kResources, static_cast<uint32_t>(e.errno_value()), 0);
+    return nullptr;
   }
   id->context = channel;
-  channel->pending_on = listener;
-  ++listener->pending;
-  ++pending_connections_;
-  emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(listener)));
+  return channel;
 }
 
 void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to_destroy) {
@@ -208,9 +229,13 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to
         }
         channel.transport.create_queue_pair();
         channel.engine.attach(&channel.transport);
-        uint8_t data[wire::kHandshakeSize];
+        uint8_t data[wire::kMaxRequestSize] = {};
         rdma_conn_param param;
         fill_conn_param(&param, channel, data);
+        if (!channel.connect_data.empty()) {  // for the server's admission policy, after the handshake
+          wire::encode_connect_data(channel.connect_data.data(), channel.connect_data.size(), data + wire::kHandshakeSize);
+          param.private_data_len = static_cast<uint8_t>(wire::kHandshakeSize + 1 + channel.connect_data.size());
+        }
         if (rdma_connect(event->id, &param) != 0) throw_errno("rdma_connect()", errno);
       } catch (const RdmaError& e) {
         if (e.errno_value() == EXDEV) {
@@ -254,6 +279,10 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to
       wire::RejectReason reason;
       uint32_t detail = 0;
       if (wire::decode_reject(event->param.conn.private_data, event->param.conn.private_data_len, &reason, &detail)) {
+        if (reason == wire::RejectReason::kAdmissionRefused) {
+          channel.refusal_text =
+              wire::decode_refusal_text(event->param.conn.private_data, event->param.conn.private_data_len);
+        }
         connect_failed(channel, ChannelFailure::kRejected, event->status, reason, detail);
       } else {
         connect_failed(channel, ChannelFailure::kRefused, event->status);

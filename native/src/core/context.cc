@@ -87,6 +87,7 @@ std::string Context::close() noexcept {
     commands_.clear();
   }
   for (uint32_t i = 0; i < table_size_; ++i) delete table_[i].exchange(nullptr);
+  refuse_awaiting_of(nullptr);  // requests waiting for an admission decision: their ids go too
   {
     std::lock_guard<std::mutex> lock(listeners_mutex_);
     for (Listener* listener : listeners_) delete listener;  // destroys its cm id
@@ -267,6 +268,7 @@ void Context::run_command(Command& c) {
         listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), c.listener), listeners_.end());
       }
       forget_pending_of(c.listener);
+      refuse_awaiting_of(c.listener);
       delete c.listener;  // destroys its cm id
       break;
     }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/channel.h"
+#include "wire/handshake.h"
 #include "protocol/event_record.h"
 #include "verbs/cm_device.h"
 #include "verbs/cm_event_channel.h"
@@ -51,6 +52,24 @@ struct Listener {
   ChannelOptions options;
   std::atomic<bool> closing{false};
   uint32_t pending = 0;  // loop thread: accepted requests not established yet
+};
+
+// A connection request waiting for the listener's admission policy (Java decides on the loop
+// thread, at once, from the kAdmissionRequest record). It counts as pending (maxPendingConnections).
+struct AwaitingAdmission {
+  verbs::CmId id;
+  Listener* listener = nullptr;
+  wire::Handshake peer;
+  std::string peer_address;   // "ip port"
+  std::vector<uint8_t> data;  // the client's connect data
+};
+
+// Why a request was refused: the reason the client decodes, its detail, and the peer's value for
+// the server's own report.
+struct Refusal {
+  wire::RejectReason reason = wire::RejectReason::kNone;
+  uint32_t detail = 0;
+  uint32_t peer_value = 0;
 };
 
 class Context : public EventSink, public LoopCommands {
@@ -86,6 +105,12 @@ class Context : public EventSink, public LoopCommands {
   // Queued for the loop: disconnect, forget and free the channel / listener.
   void destroy_channel(Channel* channel);
   void close_listener(Listener* listener);
+
+  // --- admission (admission.cc), loop thread only ---------------------------------------------
+  // The request behind a kAdmissionRequest handle, or null once decided or gone.
+  const AwaitingAdmission* awaiting(int64_t handle) const noexcept;
+  // Accepts (the channel is created: kIncoming) or refuses with kAdmissionRefused, code and text.
+  void decide(int64_t handle, bool accept, uint32_t code, const std::string& text);
 
   // --- EventSink, LoopCommands ----------------------------------------------------------------
   void emit(const EventRecord& record) override;
@@ -132,6 +157,11 @@ class Context : public EventSink, public LoopCommands {
   void drain_cm_events();
   void handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to_destroy);
   void handle_connect_request(rdma_cm_event* event, std::vector<verbs::CmId>& to_destroy);
+  // The accept path: a channel for the request, accepted, or null with why it was refused (the id
+  // stays in `owned` then, to be rejected by the caller).
+  Channel* accept_request(Listener* listener, verbs::CmId& owned, const wire::Handshake& peer, Refusal* refusal);
+  void park_for_admission(Listener* listener, verbs::CmId owned, const wire::Handshake& peer, const rdma_cm_event* event);
+  void refuse_awaiting_of(const Listener* listener) noexcept;
   void fill_conn_param(rdma_conn_param* param, const Channel& channel, uint8_t* private_data) const;
   void apply_id_options(verbs::CmId& id, const ChannelOptions& options) const;
   bool is_listener(const void* context) noexcept;
@@ -170,6 +200,7 @@ class Context : public EventSink, public LoopCommands {
   uint32_t table_size_ = 0;  // indexes ever used
   mutable std::mutex table_mutex_;
   std::vector<Channel*> dirty_;  // loop thread only
+  std::vector<std::unique_ptr<AwaitingAdmission>> awaiting_;  // loop thread only
 
   // Records for Java, from any thread; the loop hands them over in order.
   std::mutex records_mutex_;

@@ -72,13 +72,15 @@ ChannelOptions channel_options(JRDMA_CHANNEL_SETTINGS) {
   return o;
 }
 
-jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint ip_port, jint backlog, JRDMA_CHANNEL_SETTINGS) {
+jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint ip_port, jint backlog, jboolean admission,
+              JRDMA_CHANNEL_SETTINGS) {
   return guarded<jlong>(env, 0, [&] {
     sockaddr_storage address = parse_address(env, ip, ip_port);
     ChannelOptions options = channel_options(depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu,
                                              pkey_index, service_level, traffic_class, max_message, rendezvous,
                                              max_pending, keepalive, operation_timeout, agent_timeout,
                                              agent_quota_bytes, agent_quota_count);
+    options.admission = admission == JNI_TRUE;
     Listener* listener = from_handle<Context>(context)->listen(reinterpret_cast<sockaddr*>(&address), options, backlog);
     return to_handle(listener);
   });
@@ -137,9 +139,20 @@ jobject ring0(JNIEnv* env, jclass, jlong channel) {
   return env->NewDirectByteBuffer(c->memory().base, size);
 }
 
-void connect0(JNIEnv* env, jclass, jlong context, jlong channel, jstring ip, jint port, jstring local_ip, jint timeout_ms) {
+void connect0(JNIEnv* env, jclass, jlong context, jlong channel, jstring ip, jint port, jstring local_ip, jint timeout_ms,
+              jbyteArray connect_data) {
   guarded<int>(env, 0, [&] {
     sockaddr_storage remote = parse_address(env, ip, port);
+    if (connect_data != nullptr) {
+      jsize n = env->GetArrayLength(connect_data);
+      if (n < 0 || static_cast<std::size_t>(n) > wire::kMaxConnectData) {
+        throw RdmaError(ErrorKind::kIllegalArgument, "connect data of " + std::to_string(n) + " bytes; at most " +
+                                                         std::to_string(wire::kMaxConnectData));
+      }
+      std::vector<uint8_t>& data = from_handle<Channel>(channel)->connect_data;
+      data.resize(static_cast<std::size_t>(n));
+      env->GetByteArrayRegion(connect_data, 0, n, reinterpret_cast<jbyte*>(data.data()));
+    }
     sockaddr_storage local{};
     if (local_ip != nullptr) local = parse_address(env, local_ip, 0);
     from_handle<Context>(context)->connect(from_handle<Channel>(channel), remote, local_ip != nullptr ? &local : nullptr,
@@ -198,8 +211,60 @@ void destroy0(JNIEnv* env, jclass, jlong context, jlong channel) {
   });
 }
 
+// ---- admission: loop thread only, while Java handles the kAdmissionRequest record ----------------
+
+const AwaitingAdmission& awaiting_request(jlong context, jlong request) {
+  const AwaitingAdmission* awaiting = from_handle<Context>(context)->awaiting(request);
+  if (awaiting == nullptr) throw RdmaError(ErrorKind::kIllegalArgument, "the connection request was decided or is gone");
+  return *awaiting;
+}
+
+jstring admissionPeer0(JNIEnv* env, jclass, jlong context, jlong request) {
+  return guarded<jstring>(env, nullptr, [&] {
+    return env->NewStringUTF(awaiting_request(context, request).peer_address.c_str());
+  });
+}
+
+jbyteArray admissionData0(JNIEnv* env, jclass, jlong context, jlong request) {
+  return guarded<jbyteArray>(env, nullptr, [&]() -> jbyteArray {
+    const std::vector<uint8_t>& data = awaiting_request(context, request).data;
+    jbyteArray array = env->NewByteArray(static_cast<jsize>(data.size()));
+    if (array == nullptr) return nullptr;  // OutOfMemoryError pending
+    env->SetByteArrayRegion(array, 0, static_cast<jsize>(data.size()), reinterpret_cast<const jbyte*>(data.data()));
+    return array;
+  });
+}
+
+void decide0(JNIEnv* env, jclass, jlong context, jlong request, jboolean accept, jint code, jbyteArray text) {
+  guarded<int>(env, 0, [&] {
+    std::string reason;
+    if (text != nullptr) {
+      reason.resize(static_cast<std::size_t>(env->GetArrayLength(text)));
+      env->GetByteArrayRegion(text, 0, static_cast<jsize>(reason.size()), reinterpret_cast<jbyte*>(reason.data()));
+    }
+    from_handle<Context>(context)->decide(request, accept == JNI_TRUE, static_cast<uint32_t>(code), reason);
+    return 0;
+  });
+}
+
+// The text of the admission refusal that closed this client channel (empty if none). Bytes from the
+// peer: Java decodes them (NewStringUTF would trust them to be modified UTF-8).
+jbyteArray refusalText0(JNIEnv* env, jclass, jlong channel) {
+  return guarded<jbyteArray>(env, nullptr, [&]() -> jbyteArray {
+    const std::string& text = from_handle<Channel>(channel)->refusal_text;
+    jbyteArray array = env->NewByteArray(static_cast<jsize>(text.size()));
+    if (array == nullptr) return nullptr;  // OutOfMemoryError pending
+    env->SetByteArrayRegion(array, 0, static_cast<jsize>(text.size()), reinterpret_cast<const jbyte*>(text.data()));
+    return array;
+  });
+}
+
 const JNINativeMethod kChannelMethods[] = {
-    JRDMA_NATIVE(listen0, "(JLjava/lang/String;II" JRDMA_CHANNEL_SETTINGS_SIGNATURE ")J"),
+    JRDMA_NATIVE(listen0, "(JLjava/lang/String;IIZ" JRDMA_CHANNEL_SETTINGS_SIGNATURE ")J"),
+    JRDMA_NATIVE(admissionPeer0, "(JJ)Ljava/lang/String;"),
+    JRDMA_NATIVE(admissionData0, "(JJ)[B"),
+    JRDMA_NATIVE(decide0, "(JJZI[B)V"),
+    JRDMA_NATIVE(refusalText0, "(J)[B"),
     JRDMA_NATIVE(listenerPort0, "(J)I"),
     JRDMA_NATIVE(closeListener0, "(JJ)V"),
     JRDMA_NATIVE(createChannel0, "(J" JRDMA_CHANNEL_SETTINGS_SIGNATURE ")J"),
@@ -207,7 +272,7 @@ const JNINativeMethod kChannelMethods[] = {
     JRDMA_NATIVE(key0, "(J)I"),
     JRDMA_NATIVE(peerAddress0, "(J)Ljava/lang/String;"),
     JRDMA_NATIVE(ring0, "(J)Ljava/nio/ByteBuffer;"),
-    JRDMA_NATIVE(connect0, "(JJLjava/lang/String;ILjava/lang/String;I)V"),
+    JRDMA_NATIVE(connect0, "(JJLjava/lang/String;ILjava/lang/String;I[B)V"),
     JRDMA_NATIVE(submit0, "(JJI)V"),
     JRDMA_NATIVE(close0, "(J)V"),
     JRDMA_NATIVE(abort0, "(J)V"),

@@ -29,6 +29,8 @@
 //   kAgentReply        a = wire::AgentStatus, b = rkey, c = sequence number of our kAllocateRemote,
 //                      d = address (kGranted) or the detail: the peer's answer, or kTimedOut
 //   kAgentRelease      b = rkey, c = address, d = length: the peer released memory we allocated for it
+//   kAdmissionRequest  c = request handle, d = listener handle: a connection request waits for the
+//                      listener's admission policy (Context::awaiting, Context::decide)
 //   kToken             a = wire::RemoteAccess bits, b = rkey, c = address, d = length: the peer
 //                      gave us access to its memory (in message order with kMessage)
 //
@@ -58,6 +60,7 @@ enum class EventKind : int32_t {
   kAgentReply = 15,
   kAgentRelease = 16,
   kToken = 17,
+  kAdmissionRequest = 18,
 };
 
 // kOpDone statuses beyond ibv_wc_status: how a rendezvous send ended (d = detail).

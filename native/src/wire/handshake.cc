@@ -1,5 +1,8 @@
 #include "wire/handshake.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "wire/byte_order.h"
 #include "wire/message_header.h"
 
@@ -67,10 +70,41 @@ bool decode_reject(const void* data, std::size_t length, RejectReason* reason, u
   const auto* p = static_cast<const uint8_t*>(data);
   if (load_le32(p) != kMagic) return false;
   uint16_t code = load_le16(p + 6);
-  if (code < 1 || code > static_cast<uint16_t>(RejectReason::kTooManyPending)) return false;
+  if (code < 1 || code > static_cast<uint16_t>(RejectReason::kLastReason)) return false;
   *reason = static_cast<RejectReason>(code);
   *detail = load_le32(p + 8);
   return true;
+}
+
+void encode_connect_data(const uint8_t* data, std::size_t length, uint8_t* out) noexcept {
+  out[0] = static_cast<uint8_t>(length);
+  if (length > 0) std::memcpy(out + 1, data, length);
+}
+
+bool decode_connect_data(const void* private_data, std::size_t length, std::vector<uint8_t>* out) {
+  out->clear();
+  if (private_data == nullptr || length <= kHandshakeSize) return true;  // none
+  const auto* p = static_cast<const uint8_t*>(private_data) + kHandshakeSize;
+  std::size_t n = p[0];
+  if (n > kMaxConnectData || kHandshakeSize + 1 + n > length) return false;
+  out->assign(p + 1, p + 1 + n);
+  return true;
+}
+
+std::size_t encode_refusal(uint32_t code, const std::string& text, uint8_t* out) noexcept {
+  encode_reject(RejectReason::kAdmissionRefused, code, out);
+  std::size_t n = std::min(text.size(), kMaxRejectText);
+  out[kRejectSize] = static_cast<uint8_t>(n);
+  std::memcpy(out + kRejectSize + 1, text.data(), n);
+  return kRejectSize + 1 + n;
+}
+
+std::string decode_refusal_text(const void* data, std::size_t length) {
+  if (data == nullptr || length <= kRejectSize) return "";
+  const auto* p = static_cast<const uint8_t*>(data) + kRejectSize;
+  std::size_t n = p[0];
+  if (n > kMaxRejectText || kRejectSize + 1 + n > length) return "";
+  return std::string(reinterpret_cast<const char*>(p + 1), n);
 }
 
 }  // namespace jrdma::wire

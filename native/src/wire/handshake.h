@@ -14,11 +14,17 @@
 //   offset 28  u32 keepalive  milliseconds after which the sender declares a silent peer gone
 //                           (kMinKeepalive..kMaxKeepalive), or 0: it does not watch. The peer sends
 //                           something at least every keepalive / 3 ms.
-// A reject carries 12 bytes: magic, u16 version, u16 reason (RejectReason), u32 detail.
+// A connect request may carry the client's connect data after the handshake (for the server's
+// admission hook): offset 32 u8 length (0..kMaxConnectData), then that many bytes. rdma_cm pads
+// private data with zeros, so a request without it reads as length 0.
+// A reject carries 12 bytes: magic, u16 version, u16 reason (RejectReason), u32 detail; an
+// admission refusal adds u8 length and that many bytes of UTF-8 text (the server's reason).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace jrdma::wire {
 
@@ -27,6 +33,9 @@ constexpr uint32_t kMagic = 0x4D44524A;
 constexpr uint16_t kProtocolVersion = 3;
 constexpr std::size_t kHandshakeSize = 32;
 constexpr std::size_t kRejectSize = 12;
+constexpr std::size_t kMaxRequestSize = 56;  // rdma_cm's limit for a connect request's private data (RC)
+constexpr std::size_t kMaxConnectData = kMaxRequestSize - kHandshakeSize - 1;  // 23
+constexpr std::size_t kMaxRejectText = 120;  // within rdma_cm's 148 bytes of reject private data
 constexpr uint32_t kMinEager = 64;
 constexpr uint32_t kMaxEager = 1u << 24;
 constexpr uint32_t kMaxCredits = 16384;
@@ -60,6 +69,8 @@ enum class RejectReason : uint16_t {
                          // detail: QueuePairAttribute | kept value << 8 | configured value << 20
   kTooManyPending = 10,  // the listener or its context holds its limit of accepted connection requests
                          // not established yet (RdmaConfig.maxPendingConnections); detail: that limit
+  kAdmissionRefused = 11,  // the server's admission policy said no; detail: its code, then its text
+  kLastReason = kAdmissionRefused,
 };
 
 void encode_handshake(const Handshake& handshake, uint8_t* out) noexcept;
@@ -67,7 +78,16 @@ void encode_handshake(const Handshake& handshake, uint8_t* out) noexcept;
 // Validates magic, length and ranges; returns kNone on success, else why to reject.
 RejectReason decode_handshake(const void* data, std::size_t length, Handshake* out) noexcept;
 
+// Writes [length, data...] at out (kMaxConnectData bytes at most; the caller checked).
+void encode_connect_data(const uint8_t* data, std::size_t length, uint8_t* out) noexcept;
+// The connect data after a request's handshake; false when its length does not fit the private data.
+bool decode_connect_data(const void* private_data, std::size_t length, std::vector<uint8_t>* out);
+
 void encode_reject(RejectReason reason, uint32_t detail, uint8_t* out) noexcept;
+// An admission refusal with its text (cut at kMaxRejectText bytes); returns the bytes written.
+std::size_t encode_refusal(uint32_t code, const std::string& text, uint8_t* out) noexcept;
+// The text of an admission refusal ("" when there is none or it does not fit).
+std::string decode_refusal_text(const void* data, std::size_t length);
 
 // True when the reject data is ours (magic, length), with the reason and detail filled in.
 bool decode_reject(const void* data, std::size_t length, RejectReason* reason, uint32_t* detail) noexcept;

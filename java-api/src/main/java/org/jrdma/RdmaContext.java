@@ -50,11 +50,25 @@ public interface RdmaContext extends AutoCloseable {
      */
     RdmaServer listen(InetSocketAddress address, ChannelHandler handler);
 
+    /**
+     * Listens with an admission policy: each incoming connection is decided by {@code policy} (its
+     * address and connect data) before anything is set up for it; refused clients get the policy's
+     * code and reason ({@link AdmissionRefusedException}).
+     */
+    RdmaServer listen(InetSocketAddress address, ChannelHandler handler, AdmissionPolicy policy);
+
     /** Connects to a listening jrdma endpoint; the future fails with a {@link ConnectionException} subclass. */
     CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, ChannelHandler handler);
 
     /** Connects from a given local address (which selects the device, e.g. one of several RoCE ports). */
     CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, InetAddress local, ChannelHandler handler);
+
+    /**
+     * Connects with connect data for the server's {@link AdmissionPolicy} (at most
+     * {@link ConnectionRequest#MAX_DATA} bytes, sent in the clear); {@code local} may be null.
+     */
+    CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, InetAddress local, ChannelHandler handler,
+                                           byte[] connectData);
 
     /** Called on the event-loop thread for each device async event; must not block. */
     void addAsyncEventListener(Consumer<AsyncEvent> listener);

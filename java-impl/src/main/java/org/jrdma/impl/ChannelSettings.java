@@ -33,8 +33,8 @@ final class ChannelSettings {
                 config.agentLimits().quotaCount());
     }
 
-    long listen(long context, String ip, int ipPort, int backlog) {
-        return NativeChannel.listen0(context, ip, ipPort, backlog, config.queueDepth(), config.eagerSize(),
+    long listen(long context, String ip, int ipPort, int backlog, boolean admission) {
+        return NativeChannel.listen0(context, ip, ipPort, backlog, admission, config.queueDepth(), config.eagerSize(),
                 config.maxInline(), config.timeout(), config.retryCount(), config.rnrRetry(), port, gidIndex, mtu,
                 config.pkeyIndex(), config.serviceLevel(), config.trafficClass(), config.maxMessageSize(),
                 config.rendezvousTransfers(), config.maxPendingConnections(), config.keepaliveMillis(),

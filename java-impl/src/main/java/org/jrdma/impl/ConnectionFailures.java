@@ -24,7 +24,7 @@ final class ConnectionFailures {
         "eager buffer size mismatch", "receive credits out of range", "connection arrived on another device",
         "server is closing", "server could not allocate the channel", "connection arrived on another port of the device",
         "the server's device does not keep a configured queue-pair attribute",
-        "too many connection requests pending"};
+        "too many connection requests pending", "refused by the server's admission policy"};
     /** QueuePairAttribute (native/src/transport/verbs_channel.h) -> the variable that configures it. */
     private static final String[] ATTRIBUTES = {"attribute", "RDMA_SL", "RDMA_TRAFFIC_CLASS", "RDMA_MTU", "RDMA_GID_INDEX",
         "RDMA_PKEY"};
@@ -36,7 +36,9 @@ final class ConnectionFailures {
         "a message id other than the next one (lost or repeated message)", "a receive completion for a buffer that was not posted",
         "a rendezvous message above this side's maxMessageSize (or empty)",
         "more rendezvous messages at a time than this side's rendezvousTransfers",
-        "a rendezvous answer for no transfer of ours", "a reserved field or an unknown status in a rendezvous message"};
+        "a rendezvous answer for no transfer of ours", "a reserved field or an unknown status in a control message",
+        "a release of memory this side did not allocate for the peer", "an allocation answer for no request of ours",
+        "an allocation request whose id is already waiting"};
 
     private ConnectionFailures() {
     }
@@ -124,6 +126,13 @@ final class ConnectionFailures {
     static BufferTooSmallException receiveTooSmall(InetSocketAddress remote, long required, int size) {
         return new BufferTooSmallException("a message of " + required + " bytes from " + remote + " does not fit the"
                 + " posted receive of " + size + " bytes", required, size);
+    }
+
+    /** The server's admission policy refused us: its code and its text (bytes from the peer, decoded leniently). */
+    static ConnectionException admissionRefused(InetSocketAddress remote, long code, byte[] text) {
+        String reason = text == null ? "" : new String(text, java.nio.charset.StandardCharsets.UTF_8);
+        return new org.jrdma.AdmissionRefusedException("connecting to " + remote + ": refused by the server's admission policy"
+                + " (code " + (int) code + (reason.isEmpty() ? "" : ": " + reason) + ")", (int) code, reason);
     }
 
     static ConnectionException exception(InetSocketAddress remote, int failure, int status, int reason, long detail) {

@@ -107,6 +107,9 @@ final class EventLoop implements Runnable {
             case EventRecords.KIND_INCOMING:
                 context.onIncoming(records.key(i), records.incomingChannelHandle(i), records.listenerHandle(i));
                 return;
+            case EventRecords.KIND_ADMISSION_REQUEST: // c = request handle, d = listener handle
+                JniServer.decide(context, context.registry().server(records.d(i)), records.c(i));
+                return;
             case EventRecords.KIND_INCOMING_REJECTED:
                 context.onIncomingRejected(records.listenerHandle(i), records.rejectReason(i), records.rejectedPeerValue(i));
                 return;

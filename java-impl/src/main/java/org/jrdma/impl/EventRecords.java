@@ -34,6 +34,7 @@ final class EventRecords {
     static final int KIND_AGENT_REPLY = 15;
     static final int KIND_AGENT_RELEASE = 16;
     static final int KIND_TOKEN = 17;
+    static final int KIND_ADMISSION_REQUEST = 18;
 
     /** wire::AgentStatus of kAgentReply (and kAgentAnswer). */
     static final int AGENT_GRANTED = 0;

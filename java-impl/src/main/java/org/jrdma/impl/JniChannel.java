@@ -317,7 +317,9 @@ final class JniChannel extends ChannelOperations {
             reported = cause == EventRecords.CLOSED_OPERATION_FAILED && operationError != null
                     && operationError.status() == code ? operationError : null;
         }
-        if (reported == null) {
+        if (reported == null && cause == EventRecords.CLOSED_CONNECT_FAILED && code == 4 && (detail2 & 0xffff) == 11) {
+            reported = ConnectionFailures.admissionRefused(remote, detail2 >>> 16, NativeChannel.refusalText0(handle));
+        } else if (reported == null) {
             reported = ConnectionFailures.closeCause(remote, cause, code, detail, detail2);
         }
         finishClose(reported);

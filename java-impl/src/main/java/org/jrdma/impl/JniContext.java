@@ -233,6 +233,11 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     public RdmaServer listen(InetSocketAddress address, ChannelHandler handler) {
+        return listen(address, handler, null);
+    }
+
+    @Override
+    public RdmaServer listen(InetSocketAddress address, ChannelHandler handler, org.jrdma.AdmissionPolicy policy) {
         java.util.Objects.requireNonNull(address, "address");
         java.util.Objects.requireNonNull(handler, "handler");
         if (address.isUnresolved()) {
@@ -242,7 +247,7 @@ final class JniContext extends NativeResource implements RdmaContext {
         acquire();
         JniServer server;
         try {
-            server = new JniServer(this, address, handler);
+            server = new JniServer(this, address, handler, policy);
         } catch (RuntimeException e) {
             release();
             throw e;
@@ -259,7 +264,17 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     public CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, InetAddress local, ChannelHandler handler) {
+        return connect(remote, local, handler, null);
+    }
+
+    @Override
+    public CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, InetAddress local, ChannelHandler handler,
+                                                  byte[] connectData) {
         java.util.Objects.requireNonNull(remote, "remote");
+        if (connectData != null && connectData.length > org.jrdma.ConnectionRequest.MAX_DATA) {
+            throw new IllegalArgumentException("connect data of " + connectData.length + " bytes; at most "
+                    + org.jrdma.ConnectionRequest.MAX_DATA + " fit a connect request");
+        }
         if (remote.isUnresolved()) {
             throw new IllegalArgumentException("unresolved address " + remote);
         }
@@ -273,7 +288,7 @@ final class JniContext extends NativeResource implements RdmaContext {
                 // Known to the registry before the loop can report anything about it.
                 registry.register(channel);
                 NativeChannel.connect0(handle, channelHandle, remote.getAddress().getHostAddress(), remote.getPort(),
-                        local == null ? null : local.getHostAddress(), config.connectTimeoutMillis());
+                        local == null ? null : local.getHostAddress(), config.connectTimeoutMillis(), connectData);
             } catch (RuntimeException e) {
                 NativeChannel.destroy0(handle, channelHandle); // the registry drops it with its key
                 throw e;

@@ -8,7 +8,7 @@ final class NativeChannel {
     }
 
     /** Binds and listens; the settings are {@link ChannelSettings}'. */
-    static native long listen0(long context, String ip, int ipPort, int backlog, int depth, int eager, int maxInline,
+    static native long listen0(long context, String ip, int ipPort, int backlog, boolean admission, int depth, int eager, int maxInline,
                                int timeout, int retry, int rnrRetry, int port, int gidIndex, int mtu, int pkeyIndex,
                                int serviceLevel, int trafficClass, int maxMessage, int rendezvous, int maxPending, int keepalive,
                                int operationTimeout, int agentTimeout, long agentQuotaBytes, int agentQuotaCount);
@@ -39,7 +39,20 @@ final class NativeChannel {
     static native ByteBuffer ring0(long channel);
 
     /** Queues the connection attempt; its outcome arrives as the channel's records. */
-    static native void connect0(long context, long channel, String ip, int port, String localIp, int timeoutMillis);
+    static native void connect0(long context, long channel, String ip, int port, String localIp, int timeoutMillis,
+                                byte[] connectData);
+
+    /** "ip port" of a connection request waiting for an admission decision (loop thread, while handling its record). */
+    static native String admissionPeer0(long context, long request);
+
+    /** The connect data of that request. */
+    static native byte[] admissionData0(long context, long request);
+
+    /** Accepts (the channel follows as kIncoming) or refuses it with the policy's code and UTF-8 text. */
+    static native void decide0(long context, long request, boolean accept, int code, byte[] text);
+
+    /** The text of the admission refusal that closed this client channel (bytes from the peer). */
+    static native byte[] refusalText0(long channel);
 
     /** Hands {@code count} 64-byte {@link Submissions} records at {@code submissions} to the channel's engine. */
     static native void submit0(long channel, long submissions, int count);

@@ -1,0 +1,113 @@
+// Peer admission (docs/security.md): a listener with an admission policy parks each connection
+// request that passed the handshake and the pending limits — nothing is created for it yet — and
+// asks Java (kAdmissionRequest); Java's policy sees the peer's address and connect data and decides
+// at once on the loop thread (decide()). Accepted: the usual accept path; refused: a reject whose
+// private data carries the policy's code and text, which the client reports.
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <string>
+
+#include <arpa/inet.h>
+
+#include "core/context.h"
+#include "core/error.h"
+
+namespace jrdma {
+
+namespace {
+int64_t handle_of(const void* p) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(p)); }
+
+std::string address_text(const sockaddr* address) {
+  char text[INET6_ADDRSTRLEN] = {};
+  const void* ip = address->sa_family == AF_INET6
+                       ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr)
+                       : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(address)->sin_addr);
+  uint16_t port = address->sa_family == AF_INET6 ? reinterpret_cast<const sockaddr_in6*>(address)->sin6_port
+                                                 : reinterpret_cast<const sockaddr_in*>(address)->sin_port;
+  if (inet_ntop(address->sa_family, ip, text, sizeof text) == nullptr) return "";
+  return std::string(text) + " " + std::to_string(ntohs(port));
+}
+}  // namespace
+
+// Throws the RejectReason kMalformed for connect data that does not fit its private data.
+void Context::park_for_admission(Listener* listener, verbs::CmId owned, const wire::Handshake& peer,
+                                 const rdma_cm_event* event) {
+  auto request = std::make_unique<AwaitingAdmission>();
+  if (!wire::decode_connect_data(event->param.conn.private_data, event->param.conn.private_data_len, &request->data)) {
+    throw wire::RejectReason::kMalformed;
+  }
+  request->listener = listener;
+  request->peer = peer;
+  request->peer_address = address_text(rdma_get_peer_addr(owned.get()));
+  owned->context = nullptr;  // no channel yet: its later events (none before the accept) are ignored
+  request->id = std::move(owned);
+  ++listener->pending;
+  ++pending_connections_;
+  int64_t handle = handle_of(request.get());
+  awaiting_.push_back(std::move(request));
+  emit(make_record(EventKind::kAdmissionRequest, 0, 0, 0, handle, handle_of(listener)));
+}
+
+const AwaitingAdmission* Context::awaiting(int64_t handle) const noexcept {
+  for (const auto& request : awaiting_) {
+    if (handle_of(request.get()) == handle) return request.get();
+  }
+  return nullptr;
+}
+
+void Context::decide(int64_t handle, bool accept, uint32_t code, const std::string& text) {
+  auto it = std::find_if(awaiting_.begin(), awaiting_.end(),
+                         [handle](const auto& request) { return handle_of(request.get()) == handle; });
+  if (it == awaiting_.end()) {
+    throw RdmaError(ErrorKind::kIllegalArgument, "no connection request " + std::to_string(handle) + " awaits a decision");
+  }
+  std::unique_ptr<AwaitingAdmission> request = std::move(*it);
+  awaiting_.erase(it);
+  Listener* listener = request->listener;
+  --listener->pending;
+  --pending_connections_;
+  Refusal refusal{wire::RejectReason::kAdmissionRefused, code, code};
+  if (accept && !listener->closing) {
+    if (Channel* channel = accept_request(listener, request->id, request->peer, &refusal)) {
+      channel->pending_on = listener;
+      ++listener->pending;
+      ++pending_connections_;
+      emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(listener)));
+      return;
+    }
+  } else if (accept) {
+    refusal = Refusal{wire::RejectReason::kServerClosing, 0, 0};
+  }
+  uint8_t data[wire::kRejectSize + 1 + wire::kMaxRejectText];
+  std::size_t length = wire::kRejectSize;
+  if (refusal.reason == wire::RejectReason::kAdmissionRefused) {
+    length = wire::encode_refusal(code, text, data);
+  } else {
+    wire::encode_reject(refusal.reason, refusal.detail, data);
+  }
+  request->id.reject(data, static_cast<uint8_t>(length));
+  // The request's event was acknowledged long ago: its id is destroyed with `request`, now.
+  if (refusal.reason != wire::RejectReason::kAdmissionRefused) {  // Java's policy knows its own refusals
+    emit(make_record(EventKind::kIncomingRejected, 0, static_cast<int32_t>(refusal.reason),
+                     static_cast<int32_t>(refusal.peer_value), 0, handle_of(listener)));
+  }
+}
+
+// The listener closes (or the context): requests still waiting are refused, "server closing".
+void Context::refuse_awaiting_of(const Listener* listener) noexcept {
+  for (auto it = awaiting_.begin(); it != awaiting_.end();) {
+    if (listener != nullptr && (*it)->listener != listener) {
+      ++it;
+      continue;
+    }
+    uint8_t data[wire::kRejectSize];
+    wire::encode_reject(wire::RejectReason::kServerClosing, 0, data);
+    (*it)->id.reject(data, static_cast<uint8_t>(sizeof data));
+    --(*it)->listener->pending;
+    --pending_connections_;
+    it = awaiting_.erase(it);
+  }
+}
+
+}  // namespace jrdma
