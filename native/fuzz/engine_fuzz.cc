@@ -110,7 +110,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   options.rendezvous = 2;
   options.read_chunk = 1000;
   options.max_reads = 2;
-  options.keepalive_ms = 1000;  // ticks up to 5 s apart: silence closes, idle sends keepalives
+  options.keepalive_ms = 1000;
+  options.psk = {'f', 'u', 'z', 'z', 'k', 'e', 'y'};  // ticks up to 5 s apart: silence closes, idle sends keepalives
   ReceiveBudget budget(3000);
   options.budget = &budget;
   std::vector<uint8_t> memory(ChannelMemoryLayout::of(kDepth, kEager).size);
@@ -126,6 +127,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   hs.rendezvous = 1 + in.byte() % 4;
   hs.keepalive = 1000;
   engine.set_peer(hs);
+  if (in.byte() % 2 == 0) {  // half the programs: a channel that must authenticate first
+    uint8_t nonce[wire::kNonceSize] = {};
+    engine.authenticate(in.byte() % 2 == 0, nonce);
+  }
   engine.open();
   uint64_t seq = 0;
   uint64_t next_id = 0;  // the id a well-formed message of the peer carries
@@ -147,7 +152,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
         uint32_t slot = transport.first_posted_receive();
         transport.take_first_receive();
         wire::MessageHeader h;
-        h.type = static_cast<wire::MessageType>(1 + in.byte() % 8);
+        h.type = static_cast<wire::MessageType>(1 + in.byte() % 9);
         h.credits = in.byte() % 3;
         h.id = in.byte() % 8 == 0 ? in.u32() : next_id++;
         uint8_t* at = transport.ring_slot(slot);
@@ -165,6 +170,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
                              static_cast<wire::RendezvousStatus>(in.byte() % 3), in.u32()},
                             at + wire::kHeaderSize);
           h.length = wire::kControlPayloadSize;
+        } else if (h.type == wire::MessageType::kAuth) {  // a guess at the proof: fuzzed bytes
+          for (std::size_t i = 0; i < wire::kAuthPayloadSize; ++i) at[wire::kHeaderSize + i] = in.byte();
+          h.length = wire::kAuthPayloadSize;
         } else if (h.type >= wire::MessageType::kAgentRequest) {
           // Agent messages: small ids, sizes and addresses now and then, so that they can match.
           uint8_t* payload = at + wire::kHeaderSize;

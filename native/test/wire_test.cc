@@ -47,7 +47,7 @@ TEST(MessageHeader, RejectsEveryMalformedField) {
   EXPECT_EQ(DecodeStatus::kTooShort, decode_header(ok.data(), 15, 4096, 8, &h));
   EXPECT_EQ(DecodeStatus::kTooShort, decode_header(ok.data(), ok.size(), 8, 8, &h));
   auto bad_type = ok;
-  bad_type[0] = 9;
+  bad_type[0] = 10;
   EXPECT_EQ(DecodeStatus::kUnknownType, decode_header(bad_type.data(), bad_type.size(), 4096, 8, &h));
   auto bad_flags = ok;
   bad_flags[1] = 1;
@@ -137,11 +137,24 @@ TEST(Handshake, RejectsMalformedAndOutOfRangeFields) {
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, 4, &in));
   bytes[0] ^= 1;
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, sizeof bytes, &in));
-  Handshake v4 = h;
-  v4.version = 4;
-  encode_handshake(v4, bytes);
+  Handshake v5 = h;
+  v5.version = 5;
+  encode_handshake(v5, bytes);
   EXPECT_EQ(RejectReason::kVersionMismatch, decode_handshake(bytes, sizeof bytes, &in));
-  EXPECT_EQ(4, in.version);
+  EXPECT_EQ(5, in.version);
+  Handshake v3 = h;  // version 3 had the same 32 bytes, but no agent, AUTH or connect data
+  v3.version = 3;
+  encode_handshake(v3, bytes);
+  EXPECT_EQ(RejectReason::kVersionMismatch, decode_handshake(bytes, sizeof bytes, &in));
+  Handshake authenticating = h;
+  authenticating.flags = kFlagAuthenticate;
+  encode_handshake(authenticating, bytes);
+  ASSERT_EQ(RejectReason::kNone, decode_handshake(bytes, sizeof bytes, &in));
+  EXPECT_EQ(kFlagAuthenticate, in.flags);
+  Handshake unknown_flag = h;
+  unknown_flag.flags = 2;
+  encode_handshake(unknown_flag, bytes);
+  EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, sizeof bytes, &in));
   auto rejects = [&](Handshake bad, RejectReason reason) {
     encode_handshake(bad, bytes);
     EXPECT_EQ(reason, decode_handshake(bytes, sizeof bytes, &in));
@@ -233,11 +246,11 @@ TEST(Reject, RoundTripsAndIgnoresForeignData) {
   EXPECT_FALSE(decode_reject(bytes, 4, &reason, &detail));
   uint8_t foreign[kRejectSize] = {1, 2, 3};
   EXPECT_FALSE(decode_reject(foreign, sizeof foreign, &reason, &detail));
-  encode_reject(RejectReason::kAdmissionRefused, 64, bytes);  // the highest reason decodes
+  encode_reject(RejectReason::kAuthMismatch, 1, bytes);  // the highest reason decodes
   ASSERT_TRUE(decode_reject(bytes, sizeof bytes, &reason, &detail));
-  EXPECT_EQ(RejectReason::kAdmissionRefused, reason);
-  EXPECT_EQ(64u, detail);
-  encode_reject(static_cast<RejectReason>(12), 0, bytes);
+  EXPECT_EQ(RejectReason::kAuthMismatch, reason);
+  EXPECT_EQ(1u, detail);
+  encode_reject(static_cast<RejectReason>(13), 0, bytes);
   EXPECT_FALSE(decode_reject(bytes, sizeof bytes, &reason, &detail));
   encode_reject(static_cast<RejectReason>(99), 0, bytes);
   EXPECT_FALSE(decode_reject(bytes, sizeof bytes, &reason, &detail));

@@ -27,6 +27,8 @@ struct ChannelOptions {
   uint64_t agent_quota_bytes = 64u << 20;  // RdmaConfig.agentLimits().quotaBytes()
   uint32_t agent_quota_count = 256;        // RdmaConfig.agentLimits().quotaCount()
   bool admission = false;  // listeners: Java's admission policy decides on each request
+  std::vector<uint8_t> psk;          // RdmaConfig.preSharedKey (empty: no authentication)
+  uint32_t auth_timeout_ms = 5000;   // RdmaConfig.connectTimeoutMillis: time for the peer's proof
   // Filled in by the context: from the device, and the context's receive budget.
   uint32_t read_chunk = 1u << 20;
   uint32_t max_reads = 1;
@@ -84,6 +86,8 @@ class Channel {
     e.agent_timeout_ms = o.agent_timeout_ms;
     e.agent_quota_bytes = o.agent_quota_bytes;
     e.agent_quota_count = o.agent_quota_count;
+    e.psk = o.psk;
+    e.auth_timeout_ms = o.auth_timeout_ms;
     e.read_chunk = o.read_chunk;
     e.max_reads = o.max_reads;
     e.budget = o.budget;

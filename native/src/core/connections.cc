@@ -10,6 +10,7 @@
 
 #include "core/context.h"
 #include "core/error.h"
+#include "crypto/hmac_sha256.h"
 #include "wire/handshake.h"
 
 namespace jrdma {
@@ -38,6 +39,7 @@ void Context::apply_id_options(verbs::CmId& id, const ChannelOptions& options) c
 void Context::fill_conn_param(rdma_conn_param* param, const Channel& channel, uint8_t* private_data) const {
   wire::Handshake local = channel.engine.local_handshake();
   local.mtu = channel.options.queue_pair.mtu;
+  if (!channel.options.psk.empty()) local.flags |= wire::kFlagAuthenticate;
   wire::encode_handshake(local, private_data);
   *param = rdma_conn_param{};
   param->qp_num = channel.transport.qp_num();
@@ -128,6 +130,12 @@ void Context::handle_connect_request(rdma_cm_event* event, std::vector<verbs::Cm
   if (peer.eager != listener->options.queue_pair.eager) {
     return refuse(wire::RejectReason::kEagerMismatch, listener->options.queue_pair.eager, peer.eager);
   }
+  // Both ends hold a pre-shared key, or neither: a client that requires authentication must not
+  // talk to a server that cannot give it, nor a server that requires it to a client without a key.
+  bool we_authenticate = !listener->options.psk.empty();
+  if (we_authenticate != ((peer.flags & wire::kFlagAuthenticate) != 0)) {
+    return refuse(wire::RejectReason::kAuthMismatch, we_authenticate ? 1 : 0, 0);
+  }
   // Every accepted request pins a queue pair and a receive ring until it is established or the
   // connection manager gives up on it: bounded per listener and per context, or anyone who can
   // reach the port could pin the host's memory with requests they never complete. A request
@@ -167,9 +175,16 @@ Channel* Context::accept_request(Listener* listener, verbs::CmId& owned, const w
     channel->transport.create_queue_pair();
     channel->engine.attach(&channel->transport);  // every receive is posted before the peer may send
     channel->transport.ready(peer.mtu);
-    uint8_t data[wire::kHandshakeSize];
+    uint8_t data[wire::kAcceptWithNonceSize];
     rdma_conn_param param;
     fill_conn_param(&param, *channel, data);
+    if (!listener->options.psk.empty()) {
+      // A fresh nonce per connection: a proof recorded from another connection does not match.
+      uint8_t* nonce = data + wire::kHandshakeSize;
+      if (!crypto::random_bytes(nonce, wire::kNonceSize)) throw_errno("getrandom()", errno != 0 ? errno : EIO);
+      channel->engine.authenticate(false, nonce);
+      param.private_data_len = static_cast<uint8_t>(wire::kAcceptWithNonceSize);
+    }
     if (rdma_accept(id, &param) != 0) throw_errno("rdma_accept()", errno);
   } catch (const std::exception& failure) {
     // Anything (bad_alloc included) refuses this request: the id must not be destroyed before its
@@ -255,6 +270,13 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to
         connect_failed(channel, ChannelFailure::kRejected, 0, reason);
         break;
       }
+      if (!channel.options.psk.empty()) {
+        if ((peer.flags & wire::kFlagAuthenticate) == 0 || event->param.conn.private_data_len < wire::kAcceptWithNonceSize) {
+          connect_failed(channel, ChannelFailure::kAuthFailed, static_cast<int>(AuthFailure::kNotOffered));
+          break;
+        }
+        channel.engine.authenticate(true, static_cast<const uint8_t*>(event->param.conn.private_data) + wire::kHandshakeSize);
+      }
       try {
         channel.transport.ready(peer.mtu);
         if (rdma_establish(event->id) != 0) throw_errno("rdma_establish()", errno);
@@ -272,7 +294,8 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to
       break;
     }
     case RDMA_CM_EVENT_ESTABLISHED:
-      settle_pending(channel);
+      // An authenticating channel stays pending until the peer proved the key (tick_channels).
+      if (!channel.engine.authenticating()) settle_pending(channel);
       channel.engine.open();  // passive side (the active side opened at the connect response)
       break;
     case RDMA_CM_EVENT_REJECTED: {

@@ -317,7 +317,14 @@ void Context::tick_channels() {
   if (now < next_tick_) return;
   next_tick_ = now + std::chrono::milliseconds(100);
   for (uint32_t i = 0; i < table_size_; ++i) {
-    if (Channel* channel = table_[i].load(std::memory_order_acquire)) channel->engine.tick(now);
+    Channel* channel = table_[i].load(std::memory_order_acquire);
+    if (channel == nullptr) continue;
+    channel->engine.tick(now);
+    // An accepted channel that authenticated (or failed to) no longer counts as pending.
+    if (channel->pending_on != nullptr && channel->engine.state() != ChannelEngine::State::kStarted &&
+        !channel->engine.authenticating()) {
+      settle_pending(*channel);
+    }
   }
 }
 

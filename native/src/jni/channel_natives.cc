@@ -43,11 +43,17 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
 #define JRDMA_CHANNEL_SETTINGS                                                                                   \
   jint depth, jint eager, jint max_inline, jint timeout, jint retry, jint rnr, jint port, jint gid_index, jint mtu, \
       jint pkey_index, jint service_level, jint traffic_class, jint max_message, jint rendezvous, jint max_pending, \
-      jint keepalive, jint operation_timeout, jint agent_timeout, jlong agent_quota_bytes, jint agent_quota_count
-#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIIIIIIIIIJI"
+      jint keepalive, jint operation_timeout, jint agent_timeout, jlong agent_quota_bytes, jint agent_quota_count, \
+      jint auth_timeout, jbyteArray psk
+#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIIIIIIIIIJII[B"
 
-ChannelOptions channel_options(JRDMA_CHANNEL_SETTINGS) {
+ChannelOptions channel_options(JNIEnv* env, JRDMA_CHANNEL_SETTINGS) {
   ChannelOptions o;
+  if (psk != nullptr) {  // the key stays in native memory only as long as the options that use it
+    o.psk.resize(static_cast<std::size_t>(env->GetArrayLength(psk)));
+    env->GetByteArrayRegion(psk, 0, static_cast<jsize>(o.psk.size()), reinterpret_cast<jbyte*>(o.psk.data()));
+  }
+  o.auth_timeout_ms = static_cast<uint32_t>(auth_timeout);
   o.queue_pair.port = static_cast<uint8_t>(port);
   o.queue_pair.gid_index = gid_index;
   o.queue_pair.mtu = static_cast<uint32_t>(mtu);
@@ -76,10 +82,10 @@ jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint ip_port, jint
               JRDMA_CHANNEL_SETTINGS) {
   return guarded<jlong>(env, 0, [&] {
     sockaddr_storage address = parse_address(env, ip, ip_port);
-    ChannelOptions options = channel_options(depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu,
+    ChannelOptions options = channel_options(env, depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu,
                                              pkey_index, service_level, traffic_class, max_message, rendezvous,
                                              max_pending, keepalive, operation_timeout, agent_timeout,
-                                             agent_quota_bytes, agent_quota_count);
+                                             agent_quota_bytes, agent_quota_count, auth_timeout, psk);
     options.admission = admission == JNI_TRUE;
     Listener* listener = from_handle<Context>(context)->listen(reinterpret_cast<sockaddr*>(&address), options, backlog);
     return to_handle(listener);
@@ -100,9 +106,9 @@ void closeListener0(JNIEnv* env, jclass, jlong context, jlong listener) {
 jlong createChannel0(JNIEnv* env, jclass, jlong context, JRDMA_CHANNEL_SETTINGS) {
   return guarded<jlong>(env, 0, [&] {
     return to_handle(from_handle<Context>(context)->create_channel(channel_options(
-        depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu, pkey_index, service_level, traffic_class,
+        env, depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu, pkey_index, service_level, traffic_class,
         max_message, rendezvous, max_pending, keepalive, operation_timeout, agent_timeout, agent_quota_bytes,
-        agent_quota_count)));
+        agent_quota_count, auth_timeout, psk)));
   });
 }
 

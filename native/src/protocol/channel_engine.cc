@@ -94,6 +94,15 @@ void ChannelEngine::open_locked() {
   state_ = State::kOpen;
   credits_ = peer_.credits;
   last_heard_ = last_sent_ = last_progress_ = std::chrono::steady_clock::now();
+  if (auth_.pending) {
+    auth_.deadline = last_heard_ + std::chrono::milliseconds(options_.auth_timeout_ms);
+    if (auth_.client) send_client_proof_locked();
+    return;  // kChannelOpen once the peer's proof is checked (receive_auth_locked)
+  }
+  announce_open_locked();
+}
+
+void ChannelEngine::announce_open_locked() {
   sink_.emit(make_record(EventKind::kChannelOpen, key_, static_cast<int32_t>(peer_.credits),
                          static_cast<int32_t>(peer_.max_message)));
 }
@@ -182,16 +191,16 @@ void ChannelEngine::take_rendezvous_send_locked(const Submission& s, uint64_t ti
   uint8_t* header = header_slot(slot);
   wire::encode_start(wire::RendezvousStart{s.local_address, exposure.rkey, s.length}, header + wire::kHeaderSize);
   outgoing_.add(OutgoingTransfer{wire::decode_id(header), ticket, exposure.handle});
-  chain_control_locked(slot);
+  chain_control_locked(slot, wire::kControlPayloadSize);
 }
 
 // A control message is its header slot alone: header and payload.
-void ChannelEngine::chain_control_locked(uint32_t slot) {
+void ChannelEngine::chain_control_locked(uint32_t slot, std::size_t payload) {
   WorkRequest wr{};
   wr.kind = OpKind::kControl;
   wr.slot = slot;
   wr.header = header_slot(slot);
-  wr.header_length = kHeaderSlotSize;
+  wr.header_length = static_cast<uint32_t>(wire::kHeaderSize + payload);
   chain_.push_back(wr);
 }
 
@@ -199,7 +208,7 @@ void ChannelEngine::chain_control_locked(uint32_t slot) {
 void ChannelEngine::take_control_locked(const ControlMessage& control) {
   uint32_t slot = take_message_slot_locked(OpKind::kControl, 0, 0, control.type, wire::kControlPayloadSize);
   std::copy(control.payload, control.payload + wire::kControlPayloadSize, header_slot(slot) + wire::kHeaderSize);
-  chain_control_locked(slot);
+  chain_control_locked(slot, wire::kControlPayloadSize);
 }
 
 void ChannelEngine::answer_transfer_locked(const wire::RendezvousDone& done) {
@@ -404,12 +413,18 @@ void ChannelEngine::close() {
 
 void ChannelEngine::abort(ClosedCause cause, int32_t code, int64_t detail, int64_t detail2) {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (auth_.pending && cause == ClosedCause::kPeerDisconnected) {
+    // The peer hung up before proving the key: it refused our proof (another key), or is no jrdma peer.
+    return finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kAuthFailed),
+                         static_cast<int64_t>(AuthFailure::kPeerHungUp));
+  }
   finish_locked(cause, code, detail, detail2);
 }
 
 void ChannelEngine::finish_locked(ClosedCause cause, int32_t code, int64_t detail, int64_t detail2) {
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
+  auth_.pending = false;
   queue_.clear();
   chain_.clear();
   window_.clear();

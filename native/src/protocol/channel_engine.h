@@ -52,11 +52,13 @@ struct EngineOptions {
   uint32_t agent_timeout_ms = 10000;   // an allocation request the peer does not answer this long fails
   uint64_t agent_quota_bytes = 64u << 20;  // bytes the peer may have us allocate for it at a time
   uint32_t agent_quota_count = 256;        // allocations the peer may hold at a time
+  std::vector<uint8_t> psk;           // the pre-shared key (authenticate()); empty: none
+  uint32_t auth_timeout_ms = 5000;    // how long the peer has to prove it holds the key
   ReceiveBudget* budget = nullptr;  // the context's limit on bytes being received; null: none
 };
 
-// A header slot holds a message header and, for a control message, its payload.
-constexpr std::size_t kHeaderSlotSize = wire::kHeaderSize + wire::kControlPayloadSize;
+// A header slot holds a message header and, for a control message, its payload (AUTH's is the largest).
+constexpr std::size_t kHeaderSlotSize = wire::kHeaderSize + wire::kAuthPayloadSize;
 
 // A control message the engine sends on its own (an answer to the peer), waiting for a credit.
 struct ControlMessage {
@@ -90,8 +92,14 @@ class ChannelEngine {
   bool attach(ChannelTransport* transport);
   void set_peer(const wire::Handshake& peer);
   wire::Handshake peer() const;
-  // The connection is established (idempotent): kChannelOpen.
+  // The connection is established (idempotent): kChannelOpen, or with authentication first the
+  // proofs both ways (the client sends its proof now).
   void open();
+  // Both ends hold the pre-shared key (options().psk): the channel opens for Java only once the peer
+  // has proven it holds it (docs/protocol.md, "Authentication"). Before open(); the server made
+  // `server_nonce` and sent it in its accept, the client read it from there.
+  void authenticate(bool client, const uint8_t* server_nonce);
+  bool authenticating() const;
 
   // --- any thread -----------------------------------------------------------------------------
   // Takes a batch of Java's submissions; posts what credits and slots allow, queues the rest.
@@ -138,7 +146,6 @@ class ChannelEngine {
   void take_rendezvous_send_locked(const Submission& s, uint64_t ticket);
   void take_control_locked(const ControlMessage& control);
   void answer_transfer_locked(const wire::RendezvousDone& done);
-  void chain_control_locked(uint32_t slot);
   uint32_t take_message_slot_locked(OpKind kind, uint64_t seq, uint64_t ticket, wire::MessageType type,
                                     uint32_t length);
   void take_receive_side_locked(const Submission& s);
@@ -155,6 +162,12 @@ class ChannelEngine {
   void agent_release_locked(const uint8_t* payload);
   void token_locked(const uint8_t* payload);
   void expire_agent_requests_locked(std::chrono::steady_clock::time_point now);
+  // Authentication (channel_engine_auth.cc).
+  void announce_open_locked();
+  void send_auth_locked(const uint8_t* nonce, const uint8_t* proof);
+  void send_client_proof_locked();
+  void receive_auth_locked(uint32_t slot);
+  void chain_control_locked(uint32_t slot, std::size_t payload);
   void emit_reports_locked();
   bool quiet_locked() const noexcept {
     return window_.in_flight() == 0 && chain_.empty() && outgoing_.empty();
@@ -204,6 +217,13 @@ class ChannelEngine {
   uint32_t reads_in_flight_ = 0;     // READs of incoming transfers, all of them
   std::deque<ControlMessage> controls_;  // answers waiting for a credit or a slot
   AgentState agent_;
+  struct Authentication {
+    bool pending = false;  // the peer has not proven the key yet: nothing but CREDIT and AUTH from it
+    bool client = false;
+    uint8_t server_nonce[wire::kNonceSize] = {};
+    uint8_t client_nonce[wire::kNonceSize] = {};
+    std::chrono::steady_clock::time_point deadline{};
+  } auth_;
   std::deque<PostedReceive> posted_;           // receives the application posted, in order
   DeliveryQueue deliveries_;
   std::chrono::steady_clock::time_point close_deadline_{};

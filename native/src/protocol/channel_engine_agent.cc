@@ -41,7 +41,7 @@ void ChannelEngine::take_agent_message_locked(const Submission& s, uint64_t tick
       wire::encode_token(memory, payload);
       break;
   }
-  chain_control_locked(slot);
+  chain_control_locked(slot, wire::kControlPayloadSize);
 }
 
 // Java allocated (or could not allocate) what the peer asked for: the answer goes out.

@@ -26,6 +26,9 @@ void ChannelEngine::on_receive(uint32_t slot, uint32_t byte_len) {
   if (h.id != next_receive_id_) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kMessageOutOfOrder));
   ++next_receive_id_;
   credits_ += h.credits;
+  if (auth_.pending && h.type != wire::MessageType::kCredit && h.type != wire::MessageType::kAuth) {
+    return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kNotAuthenticated));
+  }
   switch (h.type) {
     case wire::MessageType::kCredit:
       ring_.release(slot);  // nothing for the application: re-post at once
@@ -44,6 +47,9 @@ void ChannelEngine::on_receive(uint32_t slot, uint32_t byte_len) {
     case wire::MessageType::kAgentRelease:
     case wire::MessageType::kToken:
       receive_agent_locked(slot, h);
+      break;
+    case wire::MessageType::kAuth:
+      receive_auth_locked(slot);
       break;
   }
   if (state_ == State::kClosed) return;
@@ -257,6 +263,7 @@ void ChannelEngine::on_immediate(uint32_t slot, uint32_t immediate) {
   if (!ring_.arrive(slot)) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kUnexpectedReceive));
   heard_ = true;  // the peer is alive (keepalive_locked)
   open_locked();
+  if (auth_.pending) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kNotAuthenticated));
   sink_.emit(make_record(EventKind::kImmediate, key_, static_cast<int32_t>(slot), static_cast<int32_t>(immediate)));
 }
 

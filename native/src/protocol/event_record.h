@@ -103,6 +103,15 @@ enum class ChannelFailure : int32_t {
   kWrongPort = 9,      // the route leads over another port than the context's; c = that port
   kAttributeRefused = 10,  // the device does not keep a configured queue-pair attribute:
                            // c = QueuePairAttribute, d = configured | kept << 32
+  kAuthFailed = 11,        // pre-shared-key authentication failed: c = AuthFailure
+};
+
+// Why authentication failed (kAuthFailed's c).
+enum class AuthFailure : int32_t {
+  kWrongProof = 1,   // the peer's proof does not match our key: the keys differ
+  kPeerHungUp = 2,   // the peer disconnected before proving it (it refused our proof)
+  kTimedOut = 3,     // no proof within the bound (auth_timeout_ms)
+  kNotOffered = 4,   // we hold a key but the server's accept does not authenticate
 };
 
 // Protocol violations the engine detects beyond the header checks (kProtocolError codes from 100).
@@ -117,6 +126,7 @@ enum class ProtocolViolation : int32_t {
   kUnknownAllocation = 107,  // an AGENT_RELEASE of memory we did not allocate for the peer
   kUnknownRequest = 108,     // an AGENT_REPLY to no request of ours
   kDuplicateRequest = 109,   // an AGENT_REQUEST whose id is already waiting for an answer
+  kNotAuthenticated = 110,   // a message before the peer proved the key, or an AUTH when none was due
 };
 
 // How an async event affects what depends on the device.

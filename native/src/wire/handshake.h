@@ -2,7 +2,8 @@
 // Request (connect) and accept use the same 32-byte layout, little-endian:
 //   offset 0   u32 magic    0x4D44524A ("JRDM")
 //   offset 4   u16 version  protocol version (kProtocolVersion)
-//   offset 6   u16 flags    0
+//   offset 6   u16 flags    bit 0 (kFlagAuthenticate): the sender holds a pre-shared key and
+//                           requires mutual authentication; other bits 0
 //   offset 8   u32 credits  receive buffers the sender has posted (the peer's send credits)
 //   offset 12  u32 eager    bytes per receive buffer, header included
 //   offset 16  u32 max_message  largest message the sender accepts (eager - header .. 2^31 - 1);
@@ -14,6 +15,7 @@
 //   offset 28  u32 keepalive  milliseconds after which the sender declares a silent peer gone
 //                           (kMinKeepalive..kMaxKeepalive), or 0: it does not watch. The peer sends
 //                           something at least every keepalive / 3 ms.
+// An accept with kFlagAuthenticate carries the server's 16-byte nonce after the handshake.
 // A connect request may carry the client's connect data after the handshake (for the server's
 // admission hook): offset 32 u8 length (0..kMaxConnectData), then that many bytes. rdma_cm pads
 // private data with zeros, so a request without it reads as length 0.
@@ -29,10 +31,13 @@
 namespace jrdma::wire {
 
 constexpr uint32_t kMagic = 0x4D44524A;
-// 2: rendezvous (max_message above the eager payload); 3: keepalive
-constexpr uint16_t kProtocolVersion = 3;
+// 2: rendezvous (max_message above the eager payload); 3: keepalive; 4: remote-memory agent and
+// tokens, pre-shared-key authentication (flag, AUTH), connect data for admission
+constexpr uint16_t kProtocolVersion = 4;
 constexpr std::size_t kHandshakeSize = 32;
 constexpr std::size_t kRejectSize = 12;
+constexpr uint16_t kFlagAuthenticate = 1;
+constexpr std::size_t kAcceptWithNonceSize = kHandshakeSize + 16;
 constexpr std::size_t kMaxRequestSize = 56;  // rdma_cm's limit for a connect request's private data (RC)
 constexpr std::size_t kMaxConnectData = kMaxRequestSize - kHandshakeSize - 1;  // 23
 constexpr std::size_t kMaxRejectText = 120;  // within rdma_cm's 148 bytes of reject private data
@@ -70,7 +75,9 @@ enum class RejectReason : uint16_t {
   kTooManyPending = 10,  // the listener or its context holds its limit of accepted connection requests
                          // not established yet (RdmaConfig.maxPendingConnections); detail: that limit
   kAdmissionRefused = 11,  // the server's admission policy said no; detail: its code, then its text
-  kLastReason = kAdmissionRefused,
+  kAuthMismatch = 12,      // one side holds a pre-shared key, the other not; detail: 1 the server
+                           // requires authentication, 0 the server has no key
+  kLastReason = kAuthMismatch,
 };
 
 void encode_handshake(const Handshake& handshake, uint8_t* out) noexcept;

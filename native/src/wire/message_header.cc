@@ -37,8 +37,9 @@ DecodeStatus decode_header(const uint8_t* data, std::size_t received, std::size_
   if (h.length != received - kHeaderSize) return DecodeStatus::kLengthMismatch;
   if (h.credits > max_credits) return DecodeStatus::kCreditsTooMany;
   if (h.type == MessageType::kCredit && h.length != 0) return DecodeStatus::kCreditWithPayload;
-  bool control = h.type != MessageType::kData && h.type != MessageType::kCredit;  // a 24-byte payload each
-  if (control && h.length != kControlPayloadSize) return DecodeStatus::kControlLength;
+  bool control = h.type != MessageType::kData && h.type != MessageType::kCredit;  // a fixed payload each
+  std::size_t expected = h.type == MessageType::kAuth ? kAuthPayloadSize : kControlPayloadSize;
+  if (control && h.length != expected) return DecodeStatus::kControlLength;
   *out = h;
   return DecodeStatus::kOk;
 }

@@ -24,8 +24,14 @@ enum class MessageType : uint8_t {
   kAgentReply = 6,       // the answer to a kAgentRequest
   kAgentRelease = 7,     // memory allocated for the sender is no longer needed
   kToken = 8,            // access to memory of the sender's
-  kLastType = kToken,
+  kAuth = 9,             // the sender's nonce and proof of the pre-shared key (wire/handshake.h)
+  kLastType = kAuth,
 };
+
+// The AUTH payload: the sender's nonce, then HMAC-SHA256 proof (docs/protocol.md, "Authentication").
+constexpr std::size_t kNonceSize = 16;
+constexpr std::size_t kProofSize = 32;
+constexpr std::size_t kAuthPayloadSize = kNonceSize + kProofSize;
 
 struct MessageHeader {
   MessageType type = MessageType::kData;
@@ -51,7 +57,7 @@ enum class DecodeStatus {
   kTooLong,         // length field > the receive buffer's payload capacity
   kCreditsTooMany,  // more credits returned than the peer can have taken
   kCreditWithPayload,
-  kControlLength,   // a control message (rendezvous, agent, token) whose payload is not kControlPayloadSize bytes
+  kControlLength,   // a control message whose payload is not its type's size (24 bytes; AUTH 48)
 };
 
 // Decodes and validates a received message of `received` bytes in a buffer of `capacity` bytes.

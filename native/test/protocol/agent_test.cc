@@ -201,7 +201,8 @@ void inject(EnginePair& pair, wire::MessageType type, uint64_t id, const uint8_t
   uint32_t slot = pair.b.transport.first_posted_receive();
   pair.b.transport.take_first_receive();
   std::memcpy(pair.b.transport.ring_slot(slot), bytes, sizeof bytes);
-  pair.b.transport.push_completion({true, slot, kStatusSuccess, static_cast<uint32_t>(sizeof bytes)});
+  pair.b.transport.push_completion(
+      {true, slot, kStatusSuccess, static_cast<uint32_t>(wire::kHeaderSize + wire::kControlPayloadSize)});
   pair.b.transport.deliver_one(pair.b.engine);
   pair.process(pair.b, pair.a);
 }

@@ -55,6 +55,7 @@ struct Side {
   bool closed = false;
   int closed_cause = 0;
   int closed_code = 0;
+  int64_t closed_detail = 0;
   std::vector<int64_t> fetch_results;
   std::string violation;  // the first broken promise, if any
   // Rendezvous: what "Java" allocated for transfers, the requests not answered yet, the receives
@@ -77,9 +78,15 @@ struct Side {
 class EnginePair {
  public:
   explicit EnginePair(EngineOptions options = {}, uint32_t seed = 1, uint64_t budget_bytes = 0)
+      : EnginePair(options, options, false, seed, budget_bytes) {}
+
+  // a is the client, b the server; with `authenticate` both prove their pre-shared keys (options.psk)
+  // before the channel opens (deliver the AUTH messages with settle()).
+  EnginePair(const EngineOptions& a_options, const EngineOptions& b_options, bool authenticate, uint32_t seed = 1,
+             uint64_t budget_bytes = 0, uint8_t nonce_byte = 9)
       : budget(budget_bytes > 0 ? std::make_unique<ReceiveBudget>(budget_bytes) : nullptr),
-        a(1, with_budget(options, budget.get())),
-        b(2, with_budget(options, budget.get())),
+        a(1, with_budget(a_options, budget.get())),
+        b(2, with_budget(b_options, budget.get())),
         rng(seed) {
     a.transport.connect(&b.transport);
     b.transport.connect(&a.transport);
@@ -87,8 +94,13 @@ class EnginePair {
     b.engine.attach(&b.transport);
     a.engine.set_peer(b.engine.local_handshake());
     b.engine.set_peer(a.engine.local_handshake());
-    a.engine.open();
+    if (authenticate) {
+      uint8_t server_nonce[wire::kNonceSize] = {nonce_byte, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
+      a.engine.authenticate(true, server_nonce);
+      b.engine.authenticate(false, server_nonce);
+    }
     b.engine.open();
+    a.engine.open();
     process(a, b);
     process(b, a);
   }
@@ -276,6 +288,7 @@ class EnginePair {
           s.closed = true;
           s.closed_cause = r.a;
           s.closed_code = r.b;
+          s.closed_detail = r.c;
           for (auto& [seq, op] : s.ops) {
             if (op.state == ModelOp::kPending) op.state = ModelOp::kFailed;
           }

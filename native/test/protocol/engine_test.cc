@@ -221,7 +221,7 @@ TEST(ChannelEngine, MalformedMessagesCloseOnlyThatChannelWithTheReason) {
        static_cast<int>(wire::DecodeStatus::kTooLong)},
       {"length not what arrived", {wire::MessageType::kData, 0, 0, 20, 0}, 16,
        static_cast<int>(wire::DecodeStatus::kLengthMismatch)},
-      {"unknown type", {static_cast<wire::MessageType>(9), 0, 0, 0, 0}, 0,
+      {"unknown type", {static_cast<wire::MessageType>(10), 0, 0, 0, 0}, 0,
        static_cast<int>(wire::DecodeStatus::kUnknownType)},
       {"reserved flags", {wire::MessageType::kData, 4, 0, 0, 0}, 0, static_cast<int>(wire::DecodeStatus::kReservedFlags)},
       {"credits above the peer's depth", {wire::MessageType::kCredit, 0, 9, 0, 0}, 0,

@@ -198,6 +198,7 @@ class FakeTransport : public ChannelTransport {
   }
 
   std::size_t pending_sends() const { return sends_.size(); }
+  const WorkRequest& first_send() const { return sends_.front(); }
   std::size_t pending_completions() const { return completions_.size(); }
   std::size_t posted_receives() const { return receives_.size(); }
   uint32_t first_posted_receive() const { return receives_.front(); }

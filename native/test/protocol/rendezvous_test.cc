@@ -223,12 +223,15 @@ TEST(Rendezvous, TheBudgetLetsTransfersReadOneAfterAnotherAndOneLargerThanItAlon
 
 // ---- hostile peer ---------------------------------------------------------------------------
 
+// A control message on the wire: header and its 24-byte payload (the slot has room for AUTH's 48).
+constexpr std::size_t kControlMessageSize = wire::kHeaderSize + wire::kControlPayloadSize;
+
 // Delivers a control message from a forged peer into b's next receive buffer.
 void inject_control(EnginePair& pair, const uint8_t (&bytes)[kHeaderSlotSize]) {
   uint32_t slot = pair.b.transport.first_posted_receive();
   pair.b.transport.take_first_receive();
   std::memcpy(pair.b.transport.ring_slot(slot), bytes, sizeof bytes);
-  pair.b.transport.push_completion({true, slot, kStatusSuccess, static_cast<uint32_t>(sizeof bytes)});
+  pair.b.transport.push_completion({true, slot, kStatusSuccess, static_cast<uint32_t>(kControlMessageSize)});
   pair.b.transport.deliver_one(pair.b.engine);
   pair.process(pair.b, pair.a);
 }

@@ -39,6 +39,7 @@ public final class RdmaConfig {
     private final int keepaliveMillis;
     private final int operationTimeoutMillis;
     private final AgentLimits agentLimits;
+    private final byte[] preSharedKey; // null: no authentication
 
     private RdmaConfig(Builder b) {
         if (b.port != 0 && b.device == null) {
@@ -68,6 +69,7 @@ public final class RdmaConfig {
         this.keepaliveMillis = b.keepaliveMillis;
         this.operationTimeoutMillis = b.operationTimeoutMillis;
         this.agentLimits = b.agentLimits;
+        this.preSharedKey = b.preSharedKey;
     }
 
     public static Builder builder() {
@@ -221,6 +223,14 @@ public final class RdmaConfig {
         return agentLimits;
     }
 
+    /**
+     * The key both ends of every channel of this context prove they hold (HMAC-SHA256 over fresh
+     * nonces of both sides; the key never travels), or null: no authentication. A copy.
+     */
+    public byte[] preSharedKey() {
+        return preSharedKey == null ? null : preSharedKey.clone();
+    }
+
     @Override
     public String toString() {
         return "RdmaConfig{device=" + (device == null ? "auto" : device) + ", port=" + (port == 0 ? "auto" : port)
@@ -232,7 +242,8 @@ public final class RdmaConfig {
                 + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis + ", maxMessageSize="
                 + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers + ", receiveBudget=" + receiveBudget + ", maxPendingConnections=" + maxPendingConnections
                 + ", keepaliveMillis=" + keepaliveMillis
-                + ", operationTimeoutMillis=" + operationTimeoutMillis + ", agentLimits=" + agentLimits + "}";
+                + ", operationTimeoutMillis=" + operationTimeoutMillis + ", agentLimits=" + agentLimits
+                + ", preSharedKey=" + (preSharedKey == null ? "none" : "set") + "}";
     }
 
     /** Builds a configuration; each setter checks its value at once. */
@@ -261,6 +272,7 @@ public final class RdmaConfig {
         private int keepaliveMillis = 30000;
         private int operationTimeoutMillis = 120000;
         private AgentLimits agentLimits = AgentLimits.DEFAULTS;
+        private byte[] preSharedKey;
 
         private Builder() {
         }
@@ -457,6 +469,16 @@ public final class RdmaConfig {
         /** The remote-memory agent's deadline and quota (checked when the AgentLimits is made). */
         public Builder agentLimits(AgentLimits limits) {
             this.agentLimits = java.util.Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /** Mutual authentication with this key (16..1024 bytes; null: none); both ends need the same key. */
+        public Builder preSharedKey(byte[] key) {
+            if (key != null && (key.length < 16 || key.length > 1024)) {
+                throw new ConfigurationException("preSharedKey of " + key.length + " bytes is out of range; allowed:"
+                        + " 16..1024 bytes (use 32 random bytes)");
+            }
+            this.preSharedKey = key == null ? null : key.clone();
             return this;
         }
 

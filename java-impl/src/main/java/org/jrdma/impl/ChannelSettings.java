@@ -30,7 +30,7 @@ final class ChannelSettings {
                 config.serviceLevel(), config.trafficClass(), config.maxMessageSize(), config.rendezvousTransfers(),
                 config.maxPendingConnections(), config.keepaliveMillis(),
                 config.operationTimeoutMillis(), config.agentLimits().timeoutMillis(), config.agentLimits().quotaBytes(),
-                config.agentLimits().quotaCount());
+                config.agentLimits().quotaCount(), config.connectTimeoutMillis(), config.preSharedKey());
     }
 
     long listen(long context, String ip, int ipPort, int backlog, boolean admission) {
@@ -39,6 +39,6 @@ final class ChannelSettings {
                 config.pkeyIndex(), config.serviceLevel(), config.trafficClass(), config.maxMessageSize(),
                 config.rendezvousTransfers(), config.maxPendingConnections(), config.keepaliveMillis(),
                 config.operationTimeoutMillis(), config.agentLimits().timeoutMillis(), config.agentLimits().quotaBytes(),
-                config.agentLimits().quotaCount());
+                config.agentLimits().quotaCount(), config.connectTimeoutMillis(), config.preSharedKey());
     }
 }

@@ -24,7 +24,8 @@ final class ConnectionFailures {
         "eager buffer size mismatch", "receive credits out of range", "connection arrived on another device",
         "server is closing", "server could not allocate the channel", "connection arrived on another port of the device",
         "the server's device does not keep a configured queue-pair attribute",
-        "too many connection requests pending", "refused by the server's admission policy"};
+        "too many connection requests pending", "refused by the server's admission policy",
+        "one side holds a pre-shared key, the other not"};
     /** QueuePairAttribute (native/src/transport/verbs_channel.h) -> the variable that configures it. */
     private static final String[] ATTRIBUTES = {"attribute", "RDMA_SL", "RDMA_TRAFFIC_CLASS", "RDMA_MTU", "RDMA_GID_INDEX",
         "RDMA_PKEY"};
@@ -38,7 +39,7 @@ final class ConnectionFailures {
         "more rendezvous messages at a time than this side's rendezvousTransfers",
         "a rendezvous answer for no transfer of ours", "a reserved field or an unknown status in a control message",
         "a release of memory this side did not allocate for the peer", "an allocation answer for no request of ours",
-        "an allocation request whose id is already waiting"};
+        "an allocation request whose id is already waiting", "a message before the peer proved the pre-shared key"};
 
     private ConnectionFailures() {
     }
@@ -151,7 +152,12 @@ final class ConnectionFailures {
                 String extra = reason == 2 ? "; the peer speaks protocol version " + detail
                         : reason == 3 ? "; the peer's eager size is " + detail
                         : reason == 9 ? ": " + attributeRefused(detail)
-                        : reason == 10 ? " (the server's maxPendingConnections is " + detail + ")" : "";
+                        : reason == 10 ? " (the server's maxPendingConnections is " + detail + ")"
+                        : reason == 12 ? (detail == 1 ? ": the server requires authentication (RdmaConfig.preSharedKey)"
+                                : ": the server has no pre-shared key") : "";
+                if (reason == 12) {
+                    return new org.jrdma.AuthenticationException(to + ": rejected by the peer: " + text + extra);
+                }
                 return new ConnectionRejectedException(to + ": rejected by the peer: " + text + extra, text);
             }
             case 5:
@@ -163,6 +169,12 @@ final class ConnectionFailures {
                 return new ConnectionException(to + ": setting up the queue pair failed (errno " + status + "): the device"
                         + " refused the queue pair or one of its configured attributes (RDMA_MTU, RDMA_GID_INDEX, RDMA_SL,"
                         + " RDMA_TRAFFIC_CLASS, RDMA_PKEY; the first two need a global route on InfiniBand)", status);
+            case 11:
+                return new org.jrdma.AuthenticationException(to + ": authentication failed: " + (status == 1
+                        ? "the peer's proof does not match our pre-shared key (the keys differ)"
+                        : status == 2 ? "the peer hung up before proving the key (it refused our proof: the keys differ)"
+                        : status == 3 ? "no proof from the peer within connectTimeoutMillis"
+                        : "we hold a pre-shared key but the server does not authenticate"));
             case 9:
                 return new ConnectionException(to + ": the route leads over port " + status + " of the device, but the"
                         + " context uses another port (RDMA_DEVICE_PORT)", status);

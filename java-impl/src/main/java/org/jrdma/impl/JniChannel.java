@@ -420,6 +420,9 @@ final class JniChannel extends ChannelOperations {
         }
         connected.completeExceptionally(reported != null ? reported : error);
         ChannelHandler h = handler;
+        if (!opened && reported instanceof org.jrdma.AuthenticationException) {
+            LOG.log(Level.WARNING, reported.getMessage()); // an incoming one has no future to carry it
+        }
         if (h != null && opened) { // a channel that never opened for the application does not close for it
             try {
                 h.onClose(this, reported);

@@ -11,7 +11,8 @@ final class NativeChannel {
     static native long listen0(long context, String ip, int ipPort, int backlog, boolean admission, int depth, int eager, int maxInline,
                                int timeout, int retry, int rnrRetry, int port, int gidIndex, int mtu, int pkeyIndex,
                                int serviceLevel, int trafficClass, int maxMessage, int rendezvous, int maxPending, int keepalive,
-                               int operationTimeout, int agentTimeout, long agentQuotaBytes, int agentQuotaCount);
+                               int operationTimeout, int agentTimeout, long agentQuotaBytes, int agentQuotaCount,
+                               int authTimeout, byte[] preSharedKey);
 
     static native int listenerPort0(long listener);
 
@@ -24,7 +25,8 @@ final class NativeChannel {
     static native long createChannel0(long context, int depth, int eager, int maxInline, int timeout, int retry, int rnrRetry,
                                       int port, int gidIndex, int mtu, int pkeyIndex, int serviceLevel, int trafficClass,
                                       int maxMessage, int rendezvous, int maxPending, int keepalive,
-                                      int operationTimeout, int agentTimeout, long agentQuotaBytes, int agentQuotaCount);
+                                      int operationTimeout, int agentTimeout, long agentQuotaBytes, int agentQuotaCount,
+                               int authTimeout, byte[] preSharedKey);
 
     /** The queue pair's attributes as the device reports them (ibv_query_qp), as text. */
     static native String queuePair0(long channel);

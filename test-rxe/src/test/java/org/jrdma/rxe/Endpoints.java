@@ -30,8 +30,13 @@ final class Endpoints implements AutoCloseable {
         RxeEnvironment.requireDevices();
         server = Rdma.open(config.device(RxeEnvironment.serverDevice()).build());
         client = Rdma.open(config.device(RxeEnvironment.clientDevice()).build());
+        clientAddress = localAddressOfClients();
+    }
+
+    /** The address a client context binds to, so that its connections leave from its own device. */
+    static InetAddress localAddressOfClients() {
         try {
-            clientAddress = InetAddress.getByName(RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1
+            return InetAddress.getByName(RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1
                     : RxeEnvironment.ADDRESS_0);
         } catch (UnknownHostException e) {
             throw new AssertionError(e);
