@@ -328,7 +328,10 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to
       connect_failed(channel, ChannelFailure::kDeviceRemoved, ENODEV);
       break;
     case RDMA_CM_EVENT_DISCONNECTED:
-      channel.engine.abort(ClosedCause::kPeerDisconnected);
+      // Messages the peer sent before it closed may wait in the CQ (this event and their completions
+      // come through different fds, in either order): deliver them first, then close.
+      poll_cq(1 << 20);
+      if (!channel.engine.closed()) channel.engine.abort(ClosedCause::kPeerDisconnected);
       break;
     default:
       break;  // TIMEWAIT_EXIT, ADDR_CHANGE, ...: nothing to report

@@ -67,6 +67,35 @@ class MessagingTest {
      * the device accepts, and messages on both sides of every inline boundary (236 by default, 512 on
      * rxe, 0 when switched off) arrive intact.
      */
+    /**
+     * A message whose send completed has reached the peer's device: the peer's application gets it
+     * even when the sender closes right after (the peer's disconnect event can be seen before the
+     * receive completions; they are delivered first).
+     */
+    @Test
+    void messagesSentBeforeAGracefulCloseAllReachThePeersHandler() throws Exception {
+        try (Endpoints e = new Endpoints()) {
+            InetSocketAddress address = Endpoints.nextAddress();
+            AtomicInteger received = new AtomicInteger();
+            e.listen(address, (ch, m) -> received.incrementAndGet());
+            RegisteredBuffer out = e.client.allocate(4096);
+            int rounds = 20;
+            for (int round = 0; round < rounds; round++) {
+                RdmaChannel channel = e.connect(address, (ch, m) -> { });
+                for (int i = 0; i < 10; i++) {
+                    channel.send(out, 0, 100).get(30, TimeUnit.SECONDS);
+                }
+                channel.close();
+                channel.closeFuture().get(30, TimeUnit.SECONDS);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (received.get() < rounds * 10 && System.nanoTime() < deadline) {
+                new CountDownLatch(1).await(50, TimeUnit.MILLISECONDS);
+            }
+            assertEquals(rounds * 10, received.get(), "messages delivered of " + rounds * 10 + " sent and completed");
+        }
+    }
+
     @Test
     void inlineSizesAboveTheDeviceLimitOrOffStillCarryEveryMessage() throws Exception {
         for (int maxInline : new int[] {1024, 0}) {
