@@ -1,0 +1,111 @@
+package org.jrdma.bench;
+
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.Access;
+import org.jrdma.Rdma;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaContext;
+import org.jrdma.RdmaServer;
+import org.jrdma.RegisteredBuffer;
+import org.jrdma.keyed.Fetched;
+import org.jrdma.keyed.KeyedChannel;
+import org.jrdma.keyed.KeyedOptions;
+import org.jrdma.keyed.KeyedStore;
+import org.jrdma.keyed.TransferKey;
+
+/**
+ * Keyed transfers, as an example and a measurement: a producer publishes values of 4 KiB, 64 KiB and
+ * 4 MiB in a {@link KeyedStore}, a consumer on a channel to it fetches them into its own registered
+ * memory. Reports the latency of one fetch at a time (p50, p99) and the throughput with 16 fetches in
+ * flight. Usage: {@code keyed [server-ip [client-ip]]} (default: the device's RoCE v2 GID address for
+ * both, i.e. loopback through the device).
+ */
+final class KeyedCommand {
+    private static final int[] SIZES = {4096, 65536, 4 << 20};
+    private static final int WINDOW = 16;
+
+    private KeyedCommand() {
+    }
+
+    static int run(String[] args, PrintStream out) throws Exception {
+        if (args.length > 2 || (args.length > 0 && args[0].startsWith("-"))) {
+            boolean help = args[0].equals("--help") || args[0].equals("-h");
+            (help ? out : System.err).println("usage: java -jar jrdma-bench.jar keyed [server-ip [client-ip]]"
+                    + " (default: the device's RoCE v2 GID address for both)");
+            return help ? 0 : 2;
+        }
+        try (RdmaContext ctx = Rdma.open()) {
+            InetAddress serverIp = args.length > 0 ? InetAddress.getByName(args[0]) : PingPongCommand.gidAddress(ctx);
+            InetAddress clientIp = args.length > 1 ? InetAddress.getByName(args[1]) : serverIp;
+            KeyedStore store = new KeyedStore();
+            RdmaServer server = ctx.listen(new InetSocketAddress(serverIp, 0),
+                    KeyedChannel.accepting(ctx, store, KeyedOptions.DEFAULTS, producer -> { }));
+            RdmaChannel channel = ctx.connect(server.localAddress(), clientIp, (ch, m) -> { }).get(30, TimeUnit.SECONDS);
+            KeyedChannel consumer = KeyedChannel.attach(ctx, channel, null, KeyedOptions.DEFAULTS);
+            out.printf("keyed fetch on %s port %d (mtu %d); latency: one fetch at a time; throughput: %d in flight%n",
+                    ctx.device().name(), ctx.port().number(), ctx.mtu(), WINDOW);
+            out.printf("%10s %10s %10s %10s %12s%n", "bytes", "fetches", "p50 us", "p99 us", "Gbit/s");
+            for (int size : SIZES) {
+                TransferKey key = new TransferKey("value-" + size, 1);
+                RegisteredBuffer value = ctx.allocate(size);
+                store.publish(key, value, new byte[] {1, 2, 3, 4});
+                RegisteredBuffer[] destinations = new RegisteredBuffer[WINDOW];
+                for (int i = 0; i < WINDOW; i++) {
+                    destinations[i] = ctx.allocate(size, Access.REMOTE_WRITE);
+                }
+                int iterations = size >= (1 << 20) ? 100 : 1000;
+                latencies(consumer, key, destinations[0], iterations / 5); // JIT warm-up
+                long[] nanos = latencies(consumer, key, destinations[0], iterations);
+                double gbits = throughput(consumer, key, destinations, iterations * 2, size);
+                Arrays.sort(nanos);
+                out.printf("%10d %10d %10.1f %10.1f %12.2f%n", size, iterations, nanos[nanos.length / 2] / 1000.0,
+                        nanos[Math.min(nanos.length - 1, (int) (nanos.length * 0.99))] / 1000.0, gbits);
+                store.unpublish(key);
+                value.close();
+                for (RegisteredBuffer d : destinations) {
+                    d.close();
+                }
+            }
+            consumer.close();
+            server.close();
+        }
+        return 0;
+    }
+
+    private static long[] latencies(KeyedChannel consumer, TransferKey key, RegisteredBuffer destination, int count)
+            throws Exception {
+        long[] nanos = new long[count];
+        for (int i = 0; i < count; i++) {
+            long start = System.nanoTime();
+            Fetched got = consumer.fetch(key, destination).get(30, TimeUnit.SECONDS);
+            nanos[i] = System.nanoTime() - start;
+            if (got.length() != destination.length()) {
+                throw new IllegalStateException("fetched " + got.length() + " bytes of " + destination.length());
+            }
+        }
+        return nanos;
+    }
+
+    private static double throughput(KeyedChannel consumer, TransferKey key, RegisteredBuffer[] destinations, int count,
+                                     int size) throws Exception {
+        ArrayDeque<CompletableFuture<Fetched>> window = new ArrayDeque<>();
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            if (window.size() == destinations.length) {
+                window.poll().get(30, TimeUnit.SECONDS);
+            }
+            window.add(consumer.fetch(key, destinations[i % destinations.length]));
+        }
+        while (!window.isEmpty()) {
+            window.poll().get(30, TimeUnit.SECONDS);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        return count * (double) size * 8 / seconds / 1e9;
+    }
+}

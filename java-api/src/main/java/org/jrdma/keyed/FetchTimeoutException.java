@@ -1,0 +1,12 @@
+package org.jrdma.keyed;
+
+import org.jrdma.RdmaException;
+
+/** No value within {@link KeyedOptions#fetchTimeoutMillis()}; the producer dropped the fetch. */
+public class FetchTimeoutException extends RdmaException {
+    private static final long serialVersionUID = 1L;
+
+    public FetchTimeoutException(String message) {
+        super(message, 0);
+    }
+}

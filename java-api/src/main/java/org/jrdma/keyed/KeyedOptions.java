@@ -1,0 +1,39 @@
+package org.jrdma.keyed;
+
+/**
+ * How a {@link KeyedChannel} behaves:
+ * <ul>
+ * <li>{@code fetchTimeoutMillis}: a fetch not answered this long is cancelled at the producer and fails
+ * with {@link FetchTimeoutException} once the producer confirms (so nothing is written into the
+ * destination after the future completed); a producer that does not confirm within another
+ * period closes the channel;</li>
+ * <li>{@code maxWaitingFetches}: fetches of this channel's peer a producer keeps waiting for values
+ * not published yet; one more is a protocol violation that closes the channel (a flood);</li>
+ * <li>{@code retryTooSmall}: a destination too small for the value is replaced by a buffer of the
+ * right size from the context's pool and fetched again once, instead of failing with
+ * {@link DestinationTooSmallException}.</li>
+ * </ul>
+ */
+public record KeyedOptions(int fetchTimeoutMillis, int maxWaitingFetches, boolean retryTooSmall) {
+    /** 30 s, 4096 waiting fetches, no retry. */
+    public static final KeyedOptions DEFAULTS = new KeyedOptions(30000, 4096, false);
+
+    public KeyedOptions {
+        if (fetchTimeoutMillis < 1 || maxWaitingFetches < 1) {
+            throw new IllegalArgumentException("fetchTimeoutMillis and maxWaitingFetches must be positive: "
+                    + fetchTimeoutMillis + ", " + maxWaitingFetches);
+        }
+    }
+
+    public KeyedOptions withRetryTooSmall(boolean retry) {
+        return new KeyedOptions(fetchTimeoutMillis, maxWaitingFetches, retry);
+    }
+
+    public KeyedOptions withFetchTimeoutMillis(int millis) {
+        return new KeyedOptions(millis, maxWaitingFetches, retryTooSmall);
+    }
+
+    public KeyedOptions withMaxWaitingFetches(int fetches) {
+        return new KeyedOptions(fetchTimeoutMillis, fetches, retryTooSmall);
+    }
+}

@@ -1,0 +1,101 @@
+package org.jrdma.keyed;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Random;
+import org.jrdma.ProtocolException;
+import org.jrdma.RemoteBuffer;
+import org.junit.jupiter.api.Test;
+
+/** The keyed messages round-trip, and every malformed field from a peer is a ProtocolException. */
+class KeyedWireTest {
+    private static ByteBuffer buffer() {
+        return ByteBuffer.allocate(2048).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private static ByteBuffer message(ByteBuffer b, int length) {
+        return b.duplicate().order(ByteOrder.LITTLE_ENDIAN).limit(length).slice();
+    }
+
+    @Test
+    void fetchRoundTrips() {
+        ByteBuffer b = buffer();
+        TransferKey key = new TransferKey("layer/ü", 42);
+        int n = KeyedWire.encodeFetch(b, 7, key, new RemoteBuffer(0x1000, 4096, 0xabc));
+        KeyedWire.Fetch f = KeyedWire.decodeFetch(message(b, n));
+        assertEquals(7, f.id());
+        assertEquals(key, f.key());
+        assertEquals(new RemoteBuffer(0x1000, 4096, 0xabc), f.destination());
+    }
+
+    @Test
+    void repliesRoundTrip() {
+        ByteBuffer b = buffer();
+        int n = KeyedWire.encodeDone(b, 9, 123, new byte[] {1, 2, 3}, true);
+        KeyedWire.Reply r = KeyedWire.decodeReply(message(b, n));
+        assertEquals(KeyedWire.DONE, r.type());
+        assertEquals(9, r.id());
+        assertEquals(123, r.length());
+        assertArrayEquals(new byte[] {1, 2, 3}, r.metadata());
+        assertTrue(r.dead());
+        n = KeyedWire.encodeShort(b, KeyedWire.TOO_SMALL, 10, 65536);
+        assertEquals(65536, KeyedWire.decodeReply(message(b, n)).length());
+        n = KeyedWire.encodeShort(b, KeyedWire.CANCELLED, 11, KeyedWire.CANCELLED_CLEANUP);
+        assertEquals(KeyedWire.CANCELLED_CLEANUP, KeyedWire.decodeReply(message(b, n)).reason());
+    }
+
+    @Test
+    void malformedFetchesAreProtocolErrors() {
+        ByteBuffer b = buffer();
+        int n = KeyedWire.encodeFetch(b, 1, new TransferKey("abc", 1), new RemoteBuffer(0, 8, 1));
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeFetch(message(b, 39)), "shorter than the header");
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeFetch(message(b, n - 1)), "name cut");
+        b.putShort(2, (short) 2000);
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeFetch(message(b, n)), "name length beyond the limit");
+        b.putShort(2, (short) 3).put(40, (byte) 0xff);
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeFetch(message(b, n)), "not UTF-8");
+        b.put(40, (byte) 'a').put(1, (byte) 1);
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeFetch(message(b, n)), "reserved flags");
+    }
+
+    @Test
+    void malformedRepliesAreProtocolErrors() {
+        ByteBuffer b = buffer();
+        int n = KeyedWire.encodeDone(b, 1, 10, new byte[4], false);
+        b.putShort(2, (short) 3000);
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, n)), "metadata beyond the limit");
+        b.putShort(2, (short) 4).put(1, (byte) 2);
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, n)), "unknown flag");
+        b.put(1, (byte) 0).put(0, (byte) 9);
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, n)), "unknown type");
+        int c = KeyedWire.encodeShort(b, KeyedWire.CANCELLED, 1, 7);
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, c)), "unknown reason");
+    }
+
+    @Test
+    void randomBytesNeverEscapeAsAnythingButProtocolException() {
+        Random random = new Random(1);
+        for (int i = 0; i < 100_000; i++) {
+            byte[] bytes = new byte[random.nextInt(80)];
+            random.nextBytes(bytes);
+            if (bytes.length > 0 && random.nextBoolean()) {
+                bytes[0] = (byte) (1 + random.nextInt(5));
+            }
+            ByteBuffer m = ByteBuffer.wrap(bytes);
+            try {
+                if (bytes.length > 0 && bytes[0] == KeyedWire.FETCH) {
+                    KeyedWire.decodeFetch(m);
+                } else {
+                    KeyedWire.decodeReply(m);
+                }
+            } catch (ProtocolException expected) {
+                // the only failure a peer's bytes may cause
+            }
+        }
+    }
+}
