@@ -1,0 +1,62 @@
+package org.jrdma.kv;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.jrdma.ProtocolException;
+
+/**
+ * The push/pull messages (docs/kv.md), little-endian, checked field by field before use: a
+ * violation is a {@link ProtocolException} that ends the channel.
+ */
+final class KvWire {
+    static final byte PUSH = 1;
+    static final byte ACK = 2;
+    static final byte PULL = 3;
+    static final byte PULLED = 4;
+
+    static final int HEADER = 16;      // type, status, 2 reserved, u32 count, u64 timestamp
+    static final int PUSH_ENTRY = 16;  // u64 key, u32 length, u32 reserved
+    static final int PULL_ENTRY = 24;  // u64 key, u64 address, u32 rkey, u32 capacity
+
+    /** ACK/PULLED status. */
+    static final int OK = 0;
+    static final int UNKNOWN_KEY = 1;
+    static final int WRONG_LENGTH = 2;
+    static final int TOO_SMALL = 3;
+    static final int MERGE_FAILED = 4;
+
+    private KvWire() {
+    }
+
+    static ByteBuffer le(ByteBuffer b) {
+        return b.order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    static void header(ByteBuffer out, byte type, int status, int count, long timestamp) {
+        le(out).put(0, type).put(1, (byte) status).putShort(2, (short) 0).putInt(4, count).putLong(8, timestamp);
+    }
+
+    /** The entry count of a request, checked against the message length and the server's limit. */
+    static int count(ByteBuffer in, int entrySize, int maxKeys) {
+        le(in);
+        int length = in.remaining();
+        if (length < HEADER || in.get(1) != 0 || in.getShort(2) != 0) {
+            throw new ProtocolException("a malformed push/pull header (" + length + " bytes)");
+        }
+        int count = in.getInt(4);
+        if (count < 1 || count > maxKeys || (long) HEADER + (long) count * entrySize > length) {
+            throw new ProtocolException("a push/pull of " + count + " keys in " + length + " bytes (at most " + maxKeys + ")");
+        }
+        return count;
+    }
+
+    static String status(int status) {
+        switch (status) {
+            case UNKNOWN_KEY: return "a key was never pushed";
+            case WRONG_LENGTH: return "a value's length differs from the stored one's";
+            case TOO_SMALL: return "a destination is smaller than the value";
+            case MERGE_FAILED: return "the server's merge function refused a value";
+            default: return "status " + status;
+        }
+    }
+}
