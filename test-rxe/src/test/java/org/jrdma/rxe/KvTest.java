@@ -54,7 +54,10 @@ class KvTest {
 
     @Test
     void workersPushAndPullAgainstAModelOfTheSums() throws Exception {
-        try (Endpoints e = new Endpoints()) {
+        // Five JVM threads move and sum megabytes in a two-vCPU emulated guest: the transport's ACK
+        // timeout is raised from 67 ms (RDMA_TIMEOUT 14; 7 tries, about 0.5 s) to about 1 s per try,
+        // as a lossy, slow fabric would need (an ACK missing for 0.5 s failed a SEND with RETRY_EXC_ERR).
+        try (Endpoints e = new Endpoints(org.jrdma.RdmaConfig.builder().timeout(18))) {
             List<KvServer> servers = List.of(
                     KvServer.listen(e.server, Endpoints.nextAddress(), MergeFunction.float32Sum(), KvOptions.DEFAULTS),
                     KvServer.listen(e.server, Endpoints.nextAddress(), MergeFunction.float32Sum(), KvOptions.DEFAULTS));
