@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 import org.jrdma.Access;
 import org.jrdma.ChannelHandler;
 import org.jrdma.ProtocolException;
@@ -291,20 +292,15 @@ public final class KeyedChannel implements AutoCloseable {
     }
 
     /** Sends one keyed message from a pooled buffer of at most {@code capacity} bytes. */
-    private void send(int capacity, MessageEncoder encoder) {
+    private void send(int capacity, ToIntFunction<ByteBuffer> encoder) {
         RegisteredBuffer out;
         try {
             out = context.allocate(capacity);
         } catch (RdmaException closing) {
             return; // the context is closing: the channel goes with it
         }
-        int length = encoder.encode(out.buffer());
+        int length = encoder.applyAsInt(out.buffer());
         channel.send(out, 0, length).whenComplete((v, t) -> out.close());
-    }
-
-    @FunctionalInterface
-    private interface MessageEncoder {
-        int encode(ByteBuffer out);
     }
 
     private RdmaClosedException closedException() {

@@ -106,9 +106,7 @@ final class RemoteMemoryAgent {
 
     /** A registration of exactly the buffer's bytes with these rights, revoked with the channel or the buffer. */
     MemoryRegistration grant(BufferBase buffer, int verbsAccess) {
-        MemoryRegistration token = buffer.registration.context().registerRange(buffer.registration, buffer.offset,
-                buffer.length, verbsAccess);
-        buffer.addGrant(token); // closes the token and throws if the buffer was closed meanwhile
+        MemoryRegistration token = exactly(buffer, buffer.length, verbsAccess);
         synchronized (this) {
             if (!closed) {
                 tokens.removeIf(MemoryRegistration::isFreed); // revoked by their buffers' close
@@ -118,6 +116,17 @@ final class RemoteMemoryAgent {
         }
         token.markClosed();
         throw new RdmaClosedException("channel to " + channel.remoteAddress() + " is closed");
+    }
+
+    /**
+     * A registration of the buffer's first {@code length} bytes with exactly these rights, revoked when
+     * the buffer is freed (closed and thrown if it is freed already).
+     */
+    private static MemoryRegistration exactly(BufferBase buffer, int length, int verbsAccess) {
+        MemoryRegistration token = buffer.registration.context().registerRange(buffer.registration, buffer.offset,
+                length, verbsAccess);
+        buffer.addGrant(token);
+        return token;
     }
 
     // ---- the peer's requests -------------------------------------------------------------------
@@ -133,9 +142,7 @@ final class RemoteMemoryAgent {
         try {
             buffer = (BufferBase) channel.context.allocate((int) size); // local only: the grant below is exact
             zero(buffer.buffer(), (int) size);
-            token = buffer.registration.context().registerRange(buffer.registration, buffer.offset, (int) size,
-                    AccessFlags.mask(AccessFlags.fromWire(wireAccess)));
-            buffer.addGrant(token);
+            token = exactly(buffer, (int) size, AccessFlags.mask(AccessFlags.fromWire(wireAccess)));
         } catch (RdmaClosedException closing) {
             if (buffer != null) {
                 buffer.close();
