@@ -49,9 +49,12 @@ public final class Main {
             case "keyed":
                 status = KeyedCommand.run(rest, System.out);
                 break;
+            case "kv":
+                status = KvCommand.run(rest, System.out);
+                break;
             case "-h":
             case "--help":
-                System.out.println("usage: java -jar jrdma-bench.jar [devices | pingpong [server-ip] [client-ip] | keyed [server-ip] [client-ip] | alloc [iterations] | bench [options]]");
+                System.out.println("usage: java -jar jrdma-bench.jar [devices | pingpong [server-ip] [client-ip] | keyed [server-ip] [client-ip] | kv [server-ip] [client-ip] | alloc [iterations] | bench [options]]");
                 System.out.println(BenchOptions.usage());
                 status = 0;
                 break;

@@ -3,7 +3,9 @@ package org.jrdma.kv;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,10 +30,35 @@ public final class KvServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("org.jrdma.kv");
     private static final byte[] ZEROS = new byte[64 * 1024];
 
-    private record Stored(RegisteredBuffer buffer, int length) {
+    /**
+     * A key's value. Pulls write it to workers straight from here; a push that arrives while such a
+     * write is in flight folds into a copy that replaces it (copy on write), and this one is freed
+     * when its last write completes. Used on the loop thread only.
+     */
+    private static final class Stored {
+        final RegisteredBuffer buffer;
+        final int length;
+        int readers;
+        boolean replaced;
+
+        Stored(RegisteredBuffer buffer, int length) {
+            this.buffer = buffer;
+            this.length = length;
+        }
+
         ByteBuffer view() {
             return buffer.buffer().limit(length).slice();
         }
+
+        void readDone() {
+            if (--readers == 0 && replaced) {
+                buffer.close();
+            }
+        }
+    }
+
+    /** A worker waiting in the barrier, with the timestamp its ACK carries. */
+    private record Waiting(RdmaChannel channel, long timestamp) {
     }
 
     private final RdmaContext context;
@@ -40,6 +67,9 @@ public final class KvServer implements AutoCloseable {
     private final RdmaServer server;
     private final Map<Long, Stored> values = new HashMap<>(); // the loop thread's; size() reads under this
     private final Set<RdmaChannel> channels = ConcurrentHashMap.newKeySet();
+    private final Map<RdmaChannel, WorkerSlots> slots = new ConcurrentHashMap<>();
+    private final List<Waiting> barrier = new ArrayList<>(); // the loop thread's
+    private int barrierSize;
 
     private KvServer(RdmaContext context, InetSocketAddress address, MergeFunction merge, KvOptions options) {
         this.context = context;
@@ -90,6 +120,8 @@ public final class KvServer implements AutoCloseable {
                         push(channel, in);
                     } else if (type == KvWire.PULL) {
                         pull(channel, in);
+                    } else if (type == KvWire.BARRIER) {
+                        barrier(channel, in);
                     } else {
                         throw new ProtocolException("an unknown push/pull message type " + type);
                     }
@@ -100,8 +132,23 @@ public final class KvServer implements AutoCloseable {
             }
 
             @Override
+            public void onImmediate(RdmaChannel channel, int slot) {
+                try {
+                    pushedIntoSlot(channel, slot);
+                } catch (ProtocolException violation) {
+                    LOG.log(Level.WARNING, "closing the channel of worker " + channel.remoteAddress() + ": " + violation.getMessage());
+                    channel.close();
+                }
+            }
+
+            @Override
             public void onClose(RdmaChannel channel, Throwable cause) {
                 channels.remove(channel);
+                WorkerSlots gone = slots.remove(channel);
+                if (gone != null) {
+                    gone.close();
+                }
+                leaveBarrier(channel);
                 if (cause != null) {
                     LOG.log(Level.WARNING, "the channel of worker " + channel.remoteAddress() + " closed: " + cause.getMessage());
                 }
@@ -135,26 +182,93 @@ public final class KvServer implements AutoCloseable {
         for (int i = 0; i < count && status == KvWire.OK; i++) {
             long key = in.getLong(KvWire.HEADER + i * KvWire.PUSH_ENTRY);
             int length = in.getInt(KvWire.HEADER + i * KvWire.PUSH_ENTRY + 8);
-            Stored s = values.get(key);
-            if (s == null) {
-                s = new Stored(context.allocate(Math.max(length, 1)), length); // pool memory: zeroed below
-                ByteBuffer fresh = s.view();
-                while (fresh.hasRemaining()) {
-                    fresh.put(ZEROS, 0, Math.min(ZEROS.length, fresh.remaining()));
-                }
-                synchronized (values) {
-                    values.put(key, s);
-                }
-            }
-            try {
-                merge.merge(key, s.view(), in.duplicate().limit(valueAt + length).position(valueAt).slice());
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "the merge function refused key " + key, e);
-                status = KvWire.MERGE_FAILED;
-            }
+            status = mergeInto(key, in.duplicate().limit(valueAt + length).position(valueAt).slice());
             valueAt += length;
         }
+        if (status == KvWire.OK) { // keys pushed from here on may go straight into a slot of their own
+            WorkerSlots mine = slots.computeIfAbsent(channel, c -> new WorkerSlots());
+            for (int i = 0; i < count; i++) {
+                mine.offer(context, channel, in.getLong(KvWire.HEADER + i * KvWire.PUSH_ENTRY),
+                        in.getInt(KvWire.HEADER + i * KvWire.PUSH_ENTRY + 8), options);
+            }
+        }
         reply(channel, KvWire.ACK, status, 0, timestamp, null);
+    }
+
+    /** Folds a pushed value into the key's (zeros for a new key); returns the answer's status. */
+    private int mergeInto(long key, ByteBuffer pushed) {
+        int length = pushed.remaining();
+        Stored s = values.get(key);
+        if (s == null || s.readers > 0) {
+            Stored fresh = new Stored(context.allocate(Math.max(length, 1)), length); // pool memory: fill it
+            ByteBuffer into = fresh.view();
+            if (s == null) {
+                while (into.hasRemaining()) {
+                    into.put(ZEROS, 0, Math.min(ZEROS.length, into.remaining()));
+                }
+            } else {
+                into.put(s.view());
+                s.replaced = true; // a pull still writes from it: freed when the last such write completes
+            }
+            synchronized (values) {
+                values.put(key, fresh);
+            }
+            s = fresh;
+        }
+        try {
+            merge.merge(key, s.view(), pushed);
+            return KvWire.OK;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "the merge function refused key " + key, e);
+            return KvWire.MERGE_FAILED;
+        }
+    }
+
+    /** The worker wrote a value into one of its slots (immediate = slot id): fold it in, answer SLOT_ACK. */
+    private void pushedIntoSlot(RdmaChannel channel, int slot) {
+        WorkerSlots mine = slots.get(channel);
+        if (mine == null) {
+            throw new ProtocolException("a write with immediate " + slot + " from a worker that has no slots");
+        }
+        long key = mine.key(slot);
+        int status = mergeInto(key, mine.written(slot));
+        reply(channel, KvWire.SLOT_ACK, status, 0, Integer.toUnsignedLong(slot), null);
+    }
+
+    /** ps-lite's barrier: answered once {@code count} workers are in it (server 0 keeps it). */
+    private void barrier(RdmaChannel channel, ByteBuffer in) {
+        KvWire.le(in);
+        if (in.remaining() != KvWire.HEADER || in.get(1) != 0 || in.getShort(2) != 0) {
+            throw new ProtocolException("a malformed BARRIER (" + in.remaining() + " bytes)");
+        }
+        int size = in.getInt(4);
+        long timestamp = in.getLong(8);
+        if (size < 1 || size > KvWire.MAX_BARRIER) {
+            throw new ProtocolException("a barrier of " + size + " workers (at most " + KvWire.MAX_BARRIER + ")");
+        }
+        if (barrier.stream().anyMatch(w -> w.channel == channel)) {
+            throw new ProtocolException("a worker entered the barrier twice");
+        }
+        if (!barrier.isEmpty() && size != barrierSize) {
+            reply(channel, KvWire.ACK, KvWire.BARRIER_MISMATCH, 0, timestamp, null);
+            return;
+        }
+        barrierSize = size;
+        barrier.add(new Waiting(channel, timestamp));
+        if (barrier.size() == size) {
+            barrier.forEach(w -> reply(w.channel, KvWire.ACK, KvWire.OK, 0, w.timestamp, null));
+            barrier.clear();
+        }
+    }
+
+    /**
+     * A worker went away while others wait in the barrier: it may be one they wait for (the server does
+     * not know the group), and then they would wait forever — so the barrier fails for them.
+     */
+    private void leaveBarrier(RdmaChannel channel) {
+        barrier.removeIf(w -> w.channel == channel);
+        barrier.forEach(w -> reply(w.channel, KvWire.ACK, KvWire.BARRIER_BROKEN, 0, w.timestamp, null));
+        barrier.clear();
     }
 
     private void pull(RdmaChannel channel, ByteBuffer in) {
@@ -178,11 +292,11 @@ public final class KvServer implements AutoCloseable {
                 if (lengths[i] == 0) {
                     continue;
                 }
-                // A snapshot: a push handled before the device has read the value must not tear it.
-                RegisteredBuffer snapshot = context.allocate(lengths[i]);
-                snapshot.buffer().put(values.get(in.getLong(at)).view());
+                // Straight from the value: a push that comes before the write completes folds into a copy.
+                Stored s = values.get(in.getLong(at));
+                s.readers++;
                 RemoteBuffer destination = new RemoteBuffer(in.getLong(at + 8), lengths[i], in.getInt(at + 16));
-                channel.write(snapshot, 0, destination, 0, lengths[i]).whenComplete((v, t) -> snapshot.close());
+                channel.write(s.buffer, 0, destination, 0, lengths[i]).whenComplete((v, t) -> s.readDone());
             }
         }
         reply(channel, KvWire.PULLED, status, count, timestamp, status == KvWire.OK ? lengths : null);

@@ -13,10 +13,15 @@ final class KvWire {
     static final byte ACK = 2;
     static final byte PULL = 3;
     static final byte PULLED = 4;
+    static final byte SLOT = 5;
+    static final byte SLOT_ACK = 6;
+    static final byte BARRIER = 7;
 
     static final int HEADER = 16;      // type, status, 2 reserved, u32 count, u64 timestamp
     static final int PUSH_ENTRY = 16;  // u64 key, u32 length, u32 reserved
     static final int PULL_ENTRY = 24;  // u64 key, u64 address, u32 rkey, u32 capacity
+    static final int SLOT_SIZE = 32;   // header, u64 key, u32 slot id, u32 length
+    static final int MAX_BARRIER = 65536;
 
     /** ACK/PULLED status. */
     static final int OK = 0;
@@ -24,6 +29,8 @@ final class KvWire {
     static final int WRONG_LENGTH = 2;
     static final int TOO_SMALL = 3;
     static final int MERGE_FAILED = 4;
+    static final int BARRIER_MISMATCH = 5;
+    static final int BARRIER_BROKEN = 6;
 
     private KvWire() {
     }
@@ -56,6 +63,8 @@ final class KvWire {
             case WRONG_LENGTH: return "a value's length differs from the stored one's";
             case TOO_SMALL: return "a destination is smaller than the value";
             case MERGE_FAILED: return "the server's merge function refused a value";
+            case BARRIER_MISMATCH: return "the workers in the barrier disagree on its size";
+            case BARRIER_BROKEN: return "a worker in the barrier went away";
             default: return "status " + status;
         }
     }

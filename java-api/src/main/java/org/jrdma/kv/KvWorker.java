@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,7 @@ import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaContext;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.RemoteBuffer;
 
 /**
  * A ps-lite worker (docs/kv.md): pushes values to and pulls them from the servers that own their keys
@@ -49,6 +51,8 @@ public final class KvWorker implements AutoCloseable {
     private final List<RdmaChannel> servers = new ArrayList<>();
     private final AtomicLong nextTimestamp = new AtomicLong(1);
     private final Map<Long, Request> requests = new ConcurrentHashMap<>();
+    private final List<PushSlots> pushSlots = new ArrayList<>();
+    private AtomicInteger[] messagePushes; // per server: PUSH messages not yet answered
 
     private KvWorker(RdmaContext context) {
         this.context = context;
@@ -60,10 +64,13 @@ public final class KvWorker implements AutoCloseable {
         KvWorker worker = new KvWorker(context);
         for (InetSocketAddress server : servers) {
             int index = worker.servers.size();
+            worker.pushSlots.add(new PushSlots());
             RdmaChannel channel = context.connect(server, local, worker.handler(index))
                     .get(30, TimeUnit.SECONDS);
             worker.servers.add(channel);
         }
+        worker.messagePushes = new AtomicInteger[servers.size()];
+        Arrays.setAll(worker.messagePushes, s -> new AtomicInteger());
         return worker;
     }
 
@@ -78,38 +85,96 @@ public final class KvWorker implements AutoCloseable {
     }
 
     /**
-     * Pushes {@code lengths[i]} bytes per key, packed back to back from offset 0 of {@code values}
-     * (copied into the request: the buffer may be reused once this returns). Returns the timestamp.
+     * Pushes {@code lengths[i]} bytes per key, packed back to back from offset 0 of {@code values}.
+     * Returns the timestamp. The bytes are read until the request is done ({@link #waitFor}), so leave
+     * them unchanged until then: a key that has a write slot at its server (values of at least
+     * {@link KvOptions#slotMinBytes()}, once pushed) goes straight from {@code values} into it with one
+     * RDMA WRITE with immediate; the others are copied into a PUSH message.
      */
     public long push(long[] keys, RegisteredBuffer values, int[] lengths) {
         int[] offsets = offsets(keys, lengths, values);
         int[][] byServer = partition(keys);
         long timestamp = nextTimestamp.getAndIncrement();
-        Request request = new Request(count(byServer), null, byServer);
-        requests.put(timestamp, request);
-        ByteBuffer source = values.buffer();
+        // Plan first (the request must know how many answers to wait for): slots where free, else the message.
+        PushSlots.Slot[] direct = new PushSlots.Slot[keys.length];
+        int[] copied = new int[byServer.length];
+        int parts = 0;
         for (int s = 0; s < byServer.length; s++) {
-            int[] mine = byServer[s];
-            if (mine.length == 0) {
+            // A slot write may overtake a large PUSH still in flight (its bytes are read by rendezvous
+            // first): use slots only when no PUSH message to this server is, so pushes of a key stay in order.
+            boolean slotsUsable = messagePushes[s].get() == 0;
+            for (int i : byServer[s]) {
+                direct[i] = slotsUsable ? pushSlots.get(s).claim(keys[i], lengths[i], timestamp) : null;
+                parts += direct[i] != null ? 1 : 0;
+                copied[s] += direct[i] != null ? 0 : 1;
+            }
+            parts += copied[s] > 0 ? 1 : 0;
+        }
+        Request request = new Request(parts, null, byServer);
+        requests.put(timestamp, request);
+        for (int s = 0; s < byServer.length; s++) {
+            int server = s;
+            for (int i : byServer[s]) {
+                PushSlots.Slot slot = direct[i];
+                if (slot != null) {
+                    servers.get(s).writeWithImmediate(values, offsets[i], slot.token, 0, lengths[i], slot.id).whenComplete((v, t) -> {
+                        if (t != null) {
+                            PushSlots.release(slot);
+                            request.done.completeExceptionally(new KvException("writing to server " + server + " failed: "
+                                    + t.getMessage(), t));
+                        }
+                    });
+                }
+            }
+            if (copied[s] > 0) {
+                pushMessage(s, keys, values.buffer(), lengths, offsets, byServer[s], direct, copied[s], timestamp, request);
+            }
+        }
+        return timestamp;
+    }
+
+    /** The keys of one server that found no free slot, copied into one PUSH. */
+    private void pushMessage(int s, long[] keys, ByteBuffer source, int[] lengths, int[] offsets, int[] mine,
+                             PushSlots.Slot[] direct, int count, long timestamp, Request request) {
+        long size = KvWire.HEADER + (long) count * KvWire.PUSH_ENTRY;
+        for (int i : mine) {
+            size += direct[i] == null ? lengths[i] : 0;
+        }
+        RegisteredBuffer out = context.allocate(Math.toIntExact(size));
+        ByteBuffer b = KvWire.le(out.buffer());
+        KvWire.header(b, KvWire.PUSH, 0, count, timestamp);
+        int valueAt = KvWire.HEADER + count * KvWire.PUSH_ENTRY;
+        int j = 0;
+        for (int i : mine) {
+            if (direct[i] != null) {
                 continue;
             }
-            long size = KvWire.HEADER + (long) mine.length * KvWire.PUSH_ENTRY;
-            for (int i : mine) {
-                size += lengths[i];
-            }
-            RegisteredBuffer out = context.allocate(Math.toIntExact(size));
-            ByteBuffer b = KvWire.le(out.buffer());
-            KvWire.header(b, KvWire.PUSH, 0, mine.length, timestamp);
-            int valueAt = KvWire.HEADER + mine.length * KvWire.PUSH_ENTRY;
-            for (int j = 0; j < mine.length; j++) {
-                int i = mine[j];
-                b.putLong(KvWire.HEADER + j * KvWire.PUSH_ENTRY, keys[i]).putInt(KvWire.HEADER + j * KvWire.PUSH_ENTRY + 8, lengths[i])
-                        .putInt(KvWire.HEADER + j * KvWire.PUSH_ENTRY + 12, 0);
-                b.put(valueAt, source, offsets[i], lengths[i]);
-                valueAt += lengths[i];
-            }
-            send(s, out, (int) size, request);
+            b.putLong(KvWire.HEADER + j * KvWire.PUSH_ENTRY, keys[i]).putInt(KvWire.HEADER + j * KvWire.PUSH_ENTRY + 8, lengths[i])
+                    .putInt(KvWire.HEADER + j * KvWire.PUSH_ENTRY + 12, 0);
+            b.put(valueAt, source, offsets[i], lengths[i]);
+            valueAt += lengths[i];
+            j++;
         }
+        messagePushes[s].incrementAndGet();
+        request.done.whenComplete((v, t) -> messagePushes[s].decrementAndGet());
+        send(s, out, (int) size, request);
+    }
+
+    /**
+     * ps-lite's barrier: done once {@code workers} workers (this one included) have entered it; server 0
+     * keeps it. Returns the timestamp to {@link #waitFor}. Fails when the workers disagree on its size or
+     * one of them goes away while the others wait.
+     */
+    public long barrier(int workers) {
+        if (workers < 1 || workers > KvWire.MAX_BARRIER) {
+            throw new IllegalArgumentException("a barrier of " + workers + " workers (1.." + KvWire.MAX_BARRIER + ")");
+        }
+        long timestamp = nextTimestamp.getAndIncrement();
+        Request request = new Request(1, null, null);
+        requests.put(timestamp, request);
+        RegisteredBuffer out = context.allocate(KvWire.HEADER);
+        KvWire.header(KvWire.le(out.buffer()), KvWire.BARRIER, 0, workers, timestamp);
+        send(0, out, KvWire.HEADER, request);
         return timestamp;
     }
 
@@ -170,6 +235,11 @@ public final class KvWorker implements AutoCloseable {
             throw new IllegalArgumentException("no request with timestamp " + timestamp);
         }
         return request.done;
+    }
+
+    /** Keys whose pushes go straight from this worker's memory into a write slot at their server. */
+    public int slots() {
+        return pushSlots.stream().mapToInt(PushSlots::size).sum();
     }
 
     @Override
@@ -235,7 +305,22 @@ public final class KvWorker implements AutoCloseable {
             @Override
             public void onMessage(RdmaChannel channel, RdmaMessage message) {
                 try {
-                    answer(server, KvWire.le(message.payload()));
+                    ByteBuffer in = KvWire.le(message.payload());
+                    if (in.remaining() > 0 && in.get(0) == KvWire.SLOT) {
+                        pushSlots.get(server).announced(in);
+                    } else {
+                        answer(server, in);
+                    }
+                } catch (ProtocolException violation) {
+                    LOG.log(Level.WARNING, "closing the channel to server " + channel.remoteAddress() + ": " + violation.getMessage());
+                    channel.close();
+                }
+            }
+
+            @Override
+            public void onToken(RdmaChannel channel, RemoteBuffer token) {
+                try {
+                    pushSlots.get(server).token(token);
                 } catch (ProtocolException violation) {
                     LOG.log(Level.WARNING, "closing the channel to server " + channel.remoteAddress() + ": " + violation.getMessage());
                     channel.close();
@@ -253,13 +338,18 @@ public final class KvWorker implements AutoCloseable {
     }
 
     private void answer(int server, ByteBuffer in) {
-        if (in.remaining() < KvWire.HEADER || (in.get(0) != KvWire.ACK && in.get(0) != KvWire.PULLED) || in.getShort(2) != 0) {
+        byte type = in.remaining() < KvWire.HEADER ? 0 : in.get(0);
+        if ((type != KvWire.ACK && type != KvWire.PULLED && type != KvWire.SLOT_ACK) || in.getShort(2) != 0) {
             throw new ProtocolException("a malformed push/pull answer (" + in.remaining() + " bytes)");
         }
-        Request request = requests.get(in.getLong(8));
+        long timestamp = type == KvWire.SLOT_ACK ? pushSlots.get(server).acknowledged(in.getLong(8)) : in.getLong(8);
+        Request request = requests.get(timestamp);
         int status = in.get(1);
         if (request == null) {
-            throw new ProtocolException("an answer for timestamp " + in.getLong(8) + ", which is not waiting");
+            if (timestamp > 0 && timestamp < nextTimestamp.get()) {
+                return; // the rest of a request that already failed (another server refused it) and was waited for
+            }
+            throw new ProtocolException("an answer for timestamp " + timestamp + ", which this worker never issued");
         }
         if (status != KvWire.OK) {
             request.done.completeExceptionally(new KvException("server " + server + " refused the request: " + KvWire.status(status)));

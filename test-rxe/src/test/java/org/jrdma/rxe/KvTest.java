@@ -44,12 +44,20 @@ class KvTest {
         return (w + 1) * (round + 1) + (i + j) % 5;
     }
 
-    private static void waitFor(KvWorker worker, long timestamp, String what) throws InterruptedException {
+    /** Waits (bounded) for a request that must succeed. */
+    private static void waitFor(KvWorker worker, long timestamp, String what) throws Exception {
         try {
-            worker.waitFor(timestamp);
-        } catch (KvException e) {
-            throw new AssertionError(what + " failed: " + e.getMessage(), e);
+            worker.request(timestamp).get(120, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new AssertionError(what + " failed: " + e.getCause().getMessage(), e.getCause());
         }
+    }
+
+    /** Waits (bounded) for a request that must fail; returns why. */
+    private static KvException failureOf(KvWorker worker, long timestamp) throws Exception {
+        java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> worker.request(timestamp).get(120, TimeUnit.SECONDS));
+        return (KvException) e.getCause();
     }
 
     @Test
@@ -123,7 +131,7 @@ class KvTest {
             servers.get(1).close();
             KvWorker worker = workers.get(0);
             long pull = worker.pull(keys, pulled[0], lengths.clone());
-            assertThrows(KvException.class, () -> worker.waitFor(pull));
+            failureOf(worker, pull);
         }
     }
 
@@ -142,12 +150,117 @@ class KvTest {
 
             RegisteredBuffer value = e.client.allocate(8);
             value.buffer().order(ByteOrder.LITTLE_ENDIAN).putFloat(0, 1.5f).putFloat(4, 2.5f);
-            good.waitFor(good.push(new long[] {42}, value, new int[] {8}));
+            waitFor(good, good.push(new long[] {42}, value, new int[] {8}), "the good worker's push");
             RegisteredBuffer into = e.client.allocate(8, Access.REMOTE_WRITE);
             int[] got = {8};
-            good.waitFor(good.pull(new long[] {42}, into, got));
+            waitFor(good, good.pull(new long[] {42}, into, got), "the good worker's pull");
             assertEquals(8, got[0]);
             assertEquals(2.5f, into.buffer().order(ByteOrder.LITTLE_ENDIAN).getFloat(4));
+            server.close();
+        }
+    }
+
+    @Test
+    void pushesOfALargeValueGoIntoItsSlotAndStayInOrder() throws Exception {
+        // overwrite() makes order visible: the last push must be what a pull finds.
+        KvOptions options = new KvOptions(1024, 1 << 20, 4096, 1 << 20);
+        try (Endpoints e = new Endpoints()) {
+            KvServer server = KvServer.listen(e.server, Endpoints.nextAddress(), MergeFunction.overwrite(), options);
+            KvWorker worker = KvWorker.connect(e.client, List.of(server.localAddress()), e.clientAddress);
+            long[] key = {42};
+            int[] length = {64 << 10};
+            RegisteredBuffer[] values = new RegisteredBuffer[12];
+            for (int v = 0; v < values.length; v++) {
+                values[v] = e.client.allocate(length[0]);
+                Patterns.fill(values[v].buffer(), 0, length[0], v + 1);
+            }
+            waitFor(worker, worker.push(key, values[0], length), "the first push");
+            assertEquals(1, worker.slots(), "the server gave the key a slot");
+            waitFor(worker, worker.push(key, values[1], length), "a push into the slot");
+            // Eleven more at once: the first takes the slot, the others queue behind it as messages.
+            long[] pushes = new long[values.length];
+            for (int v = 1; v < values.length; v++) {
+                pushes[v] = worker.push(key, values[v], length);
+            }
+            for (int v = 1; v < values.length; v++) {
+                waitFor(worker, pushes[v], "push " + v);
+            }
+            RegisteredBuffer into = e.client.allocate(length[0], Access.REMOTE_WRITE);
+            int[] got = length.clone();
+            waitFor(worker, worker.pull(key, into, got), "the pull");
+            assertEquals(null, Patterns.check(into.buffer(), length[0], values.length), "the last push wins");
+            // And once more through the slot alone, after the queue has drained.
+            waitFor(worker, worker.push(key, values[3], length), "a last push into the slot");
+            waitFor(worker, worker.pull(key, into, got), "the last pull");
+            assertEquals(null, Patterns.check(into.buffer(), length[0], 4), "the push through the slot");
+            server.close();
+        }
+    }
+
+    @Test
+    void aBarrierWaitsForEveryWorkerAndFailsWhenOneLeaves() throws Exception {
+        try (Endpoints e = new Endpoints()) {
+            KvServer server = KvServer.listen(e.server, Endpoints.nextAddress(), MergeFunction.float32Sum(), KvOptions.DEFAULTS);
+            List<KvWorker> workers = new ArrayList<>();
+            for (int w = 0; w < 3; w++) {
+                workers.add(KvWorker.connect(e.client, List.of(server.localAddress()), e.clientAddress));
+            }
+            long first = workers.get(0).barrier(3);
+            long second = workers.get(1).barrier(3);
+            // The third is not there yet: a pull by the first worker round-trips, the barrier still waits.
+            RegisteredBuffer value = e.client.allocate(4);
+            waitFor(workers.get(0), workers.get(0).push(new long[] {1}, value, new int[] {4}), "a push while waiting");
+            assertTrue(!workers.get(0).request(first).isDone() && !workers.get(1).request(second).isDone());
+            long third = workers.get(2).barrier(3);
+            for (int w = 0; w < 3; w++) {
+                waitFor(workers.get(w), new long[] {first, second, third}[w], "barrier of worker " + w);
+            }
+            // A size that differs from the waiting ones' is refused; a worker that leaves breaks the barrier.
+            long waiting = workers.get(0).barrier(3);
+            long wrong = workers.get(1).barrier(2);
+            KvException mismatch = failureOf(workers.get(1), wrong);
+            assertTrue(mismatch.getMessage().contains("disagree"), mismatch.getMessage());
+            workers.get(2).close();
+            KvException broken = failureOf(workers.get(0), waiting);
+            assertTrue(broken.getMessage().contains("went away"), broken.getMessage());
+            server.close();
+        }
+    }
+
+    @Test
+    void aWriteIntoASlotItWasNeverGivenClosesOnlyThatWorkersChannel() throws Exception {
+        KvOptions options = new KvOptions(1024, 1 << 20, 4096, 1 << 20);
+        try (Endpoints e = new Endpoints()) {
+            KvServer server = KvServer.listen(e.server, Endpoints.nextAddress(), MergeFunction.float32Sum(), options);
+            KvWorker good = KvWorker.connect(e.client, List.of(server.localAddress()), e.clientAddress);
+            java.util.concurrent.CompletableFuture<org.jrdma.RemoteBuffer> token = new java.util.concurrent.CompletableFuture<>();
+            RdmaChannel raw = e.client.connect(server.localAddress(), e.clientAddress, new org.jrdma.ChannelHandler() {
+                @Override
+                public void onMessage(RdmaChannel channel, org.jrdma.RdmaMessage message) {
+                }
+
+                @Override
+                public void onToken(RdmaChannel channel, org.jrdma.RemoteBuffer t) {
+                    token.complete(t);
+                }
+            }).get(30, TimeUnit.SECONDS);
+            // A proper PUSH of an 8 KiB key earns a slot (id 0) and its token...
+            RegisteredBuffer out = e.client.allocate(16 + 16 + 8192);
+            ByteBuffer b = out.buffer().order(ByteOrder.LITTLE_ENDIAN);
+            b.put(32, new byte[8192]).put(0, (byte) 1).put(1, (byte) 0).putShort(2, (short) 0).putInt(4, 1).putLong(8, 1)
+                    .putLong(16, 7).putInt(24, 8192).putInt(28, 0);
+            raw.send(out, 0, 16 + 16 + 8192).get(30, TimeUnit.SECONDS);
+            org.jrdma.RemoteBuffer slot = token.get(60, TimeUnit.SECONDS);
+            // ...then a write into it naming slot 5, which it was never given.
+            raw.writeWithImmediate(out, 32, slot, 0, 8192, 5);
+            raw.closeFuture().get(60, TimeUnit.SECONDS);
+
+            RegisteredBuffer value = e.client.allocate(8192);
+            value.buffer().order(ByteOrder.LITTLE_ENDIAN).putFloat(0, 2.5f);
+            waitFor(good, good.push(new long[] {7}, value, new int[] {8192}), "the good worker's push");
+            RegisteredBuffer into = e.client.allocate(8192, Access.REMOTE_WRITE);
+            waitFor(good, good.pull(new long[] {7}, into, new int[] {8192}), "the good worker's pull");
+            assertEquals(2.5f, into.buffer().order(ByteOrder.LITTLE_ENDIAN).getFloat(0), "the raw push counted once, as zeros");
             server.close();
         }
     }

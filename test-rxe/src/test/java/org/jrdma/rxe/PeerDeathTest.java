@@ -8,8 +8,6 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,13 +36,12 @@ class PeerDeathTest {
 
     /** The peer in its own JVM; its output lines arrive in {@code lines}. */
     static Process startPeer(BlockingQueue<String> lines, String... args) throws Exception {
-        Path repo = Path.of(System.getProperty("jrdma.repo", "."));
-        String classPath = repo.resolve("test-rxe/target/test-classes") + ":"
-                + Files.readString(repo.resolve("test-rxe/target/vm/classpath.txt")).trim();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", classPath, RendezvousPeer.class.getName()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        return startPeer(lines, RendezvousPeer.class, List.of(args));
+    }
+
+    /** A JVM running {@code main}; its output lines arrive in {@code lines}. */
+    static Process startPeer(BlockingQueue<String> lines, Class<?> main, List<String> args) throws Exception {
+        Process process = new ProcessBuilder(Processes.java(main, args)).redirectErrorStream(true).start();
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {

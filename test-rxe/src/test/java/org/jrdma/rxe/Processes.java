@@ -2,6 +2,9 @@ package org.jrdma.rxe;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -11,6 +14,17 @@ final class Processes {
     }
 
     record Result(int exitCode, String output) {
+    }
+
+    /** The command line of a JVM like this one running {@code main} from the test classes (in the VM). */
+    static List<String> java(Class<?> main, List<String> args) throws IOException {
+        Path repo = Path.of(System.getProperty("jrdma.repo", "."));
+        String classPath = repo.resolve("test-rxe/target/test-classes") + ":"
+                + Files.readString(repo.resolve("test-rxe/target/vm/classpath.txt")).trim();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-cp", classPath, main.getName()));
+        command.addAll(args);
+        return command;
     }
 
     static Process start(List<String> command) throws IOException {
