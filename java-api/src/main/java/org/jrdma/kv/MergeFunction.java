@@ -1,8 +1,6 @@
 package org.jrdma.kv;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
 
 /**
  * How a {@link KvServer} folds a pushed value into the stored one (ps-lite's server handle). Called on
@@ -15,16 +13,7 @@ public interface MergeFunction {
 
     /** Element-wise sum of little-endian float32 values (ps-lite's default); lengths must be multiples of 4. */
     static MergeFunction float32Sum() {
-        return (key, stored, pushed) -> {
-            if (stored.remaining() % 4 != 0) {
-                throw new IllegalArgumentException("a float32 value of " + stored.remaining() + " bytes (key " + key + ")");
-            }
-            FloatBuffer into = stored.duplicate().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
-            FloatBuffer from = pushed.duplicate().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
-            for (int i = 0; i < into.remaining(); i++) {
-                into.put(i, into.get(i) + from.get(i));
-            }
-        };
+        return Float32Sum::merge;
     }
 
     /** The pushed value replaces the stored one. */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * second round on, the keys of 64 KiB and more go zero-copy into their write slots.
  */
 class KvProcessesTest {
-    private static final int ROUNDS = 4;
+    private static final int ROUNDS = 8;
 
     @Test
     void twoServersAndThreeWorkersInSeparateProcessesAgreeWithTheModel() throws Exception {
