@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstring>
+#include <string>
+
 #include "core/error.h"
 
 using jrdma::DeviceInfo;
@@ -58,4 +62,18 @@ TEST(Errors, NameTheErrno) {
     EXPECT_EQ(12, e.errno_value());
     EXPECT_STREQ("ibv_reg_mr(len=4096) failed: ENOMEM (Cannot allocate memory)", e.what());
   }
+}
+
+TEST(Errors, OurErrnoNamesAgreeWithGlibcs) {
+  // The library names errnos itself (it loads on glibc 2.28, without strerrorname_np); the tests may
+  // use glibc's names to check the table.
+  for (int e = 1; e < 134; ++e) {
+    const char* glibc = strerrorname_np(e);
+    std::string ours = jrdma::errno_name(e);
+    if (glibc == nullptr || ours.rfind("errno ", 0) == 0) continue;  // names the table leaves out are numbers
+    EXPECT_EQ(glibc, ours) << "errno " << e;
+  }
+  EXPECT_EQ("ENOMEM", jrdma::errno_name(ENOMEM));
+  EXPECT_EQ("EOPNOTSUPP", jrdma::errno_name(EOPNOTSUPP));
+  EXPECT_EQ("errno 4095", jrdma::errno_name(4095));
 }

@@ -31,7 +31,7 @@ public final class Rdma {
             try {
                 provider = ServiceLoader.load(RdmaProvider.class, Rdma.class.getClassLoader()).findFirst().orElse(null);
                 cause = provider == null
-                        ? new UnsupportedOperationException("no jrdma implementation on the class path (add jrdma-impl)")
+                        ? new RdmaUnavailableException("no jrdma implementation on the class path (add jrdma-impl)", null)
                         : provider.unavailabilityCause();
             } catch (Throwable t) { // a broken provider must not break class initialisation
                 cause = t;
@@ -51,10 +51,10 @@ public final class Rdma {
         return Holder.CAUSE;
     }
 
-    /** Throws an {@link UnsupportedOperationException} carrying the cause unless available. */
+    /** Throws a {@link RdmaUnavailableException} carrying the cause unless available. */
     public static void ensureAvailability() {
         if (Holder.PROVIDER == null) {
-            throw new UnsupportedOperationException("jrdma is not available: " + Holder.CAUSE, Holder.CAUSE);
+            throw new RdmaUnavailableException("jrdma is not available: " + Holder.CAUSE.getMessage(), Holder.CAUSE);
         }
     }
 

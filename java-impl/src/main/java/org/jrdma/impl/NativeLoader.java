@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
 import org.fusesource.hawtjni.runtime.Library;
+import org.jrdma.RdmaUnavailableException;
 
 /**
  * Loads the libjrdma.so bundled under META-INF/native/linux64/ with hawtjni-runtime and checks that
@@ -26,7 +27,7 @@ final class NativeLoader {
 
     static void ensureLoaded() {
         if (LOAD_FAILURE != null) {
-            throw new UnsupportedOperationException("libjrdma is not loaded: " + LOAD_FAILURE.getMessage(), LOAD_FAILURE);
+            throw new RdmaUnavailableException("libjrdma is not loaded: " + LOAD_FAILURE.getMessage(), LOAD_FAILURE);
         }
     }
 
@@ -38,7 +39,7 @@ final class NativeLoader {
             Layouts.check(NativeLibrary.layout0());
             return null;
         } catch (UnsatisfiedLinkError e) {
-            return new UnsatisfiedLinkError(hint(e.getMessage())).initCause(e);
+            return new RdmaUnavailableException(explain(e), e);
         } catch (Throwable t) {
             return t;
         }
@@ -67,11 +68,51 @@ final class NativeLoader {
         }
     }
 
-    private static String hint(String message) {
-        String text = "cannot load libjrdma: " + message;
-        if (message != null && (message.contains("libibverbs") || message.contains("librdmacm"))) {
-            text += " (install rdma-core's user-space libraries: apt-get install libibverbs1 librdmacm1 ibverbs-providers)";
+    /**
+     * The innermost reason a load failed and its remedy. hawtjni tries several places and wraps each
+     * attempt's error: the one from the dynamic loader (a missing glibc version, a noexec directory)
+     * sits at the bottom of its causes or among its suppressed exceptions.
+     */
+    static String explain(Throwable failure) {
+        String reason = innermost(failure);
+        String arch = System.getProperty("os.name") + " " + System.getProperty("os.arch");
+        String remedy;
+        if (!arch.equals("Linux amd64")) {
+            remedy = "jrdma's native library is built for Linux x86-64; this JVM runs on " + arch;
+        } else if (reason.contains("GLIBC_")) {
+            remedy = "libjrdma.so needs glibc 2.28 or newer (RHEL/Rocky 8, Debian 10, Ubuntu 18.10 and later)";
+        } else if (reason.contains("failed to map segment") || reason.contains("Operation not permitted")
+                || reason.contains("Permission denied")) {
+            remedy = "the library is extracted to java.io.tmpdir (" + System.getProperty("java.io.tmpdir")
+                    + "), which may be mounted noexec: point -Djava.io.tmpdir or -Dlibrary.jrdma.path at an executable directory";
+        } else if (reason.contains("No such file") || reason.contains("no jrdma in java.library.path")
+                || reason.contains("Could not load library")) {
+            remedy = "the jrdma-native jar (META-INF/native/linux64/libjrdma.so) must be on the class path next to jrdma-impl";
+        } else {
+            remedy = "see the cause";
         }
-        return text;
+        return "cannot load libjrdma.so: " + reason + " (" + remedy + ")";
+    }
+
+    /** The message of the deepest cause or suppressed exception (depth first), else the failure's own. */
+    static String innermost(Throwable failure) {
+        String[] best = {failure.getMessage() == null ? failure.toString() : failure.getMessage()};
+        int[] bestDepth = {-1};
+        walk(failure, 0, best, bestDepth, new java.util.IdentityHashMap<>());
+        return best[0];
+    }
+
+    private static void walk(Throwable t, int depth, String[] best, int[] bestDepth, java.util.Map<Throwable, Boolean> seen) {
+        if (t == null || seen.put(t, Boolean.TRUE) != null) {
+            return;
+        }
+        if (depth > bestDepth[0] && t.getMessage() != null && !t.getMessage().isBlank()) {
+            best[0] = t.getMessage();
+            bestDepth[0] = depth;
+        }
+        for (Throwable s : t.getSuppressed()) {
+            walk(s, depth + 1, best, bestDepth, seen);
+        }
+        walk(t.getCause(), depth + 1, best, bestDepth, seen);
     }
 }

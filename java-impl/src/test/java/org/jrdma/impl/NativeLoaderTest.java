@@ -40,4 +40,22 @@ class NativeLoaderTest {
             Rdma.devices().forEach(d -> assertTrue(!d.name().isEmpty()));
         }
     }
+
+    @Test
+    void aLoadFailureNamesTheInnermostReasonAndTheRemedy() {
+        // As hawtjni reports it: an outer error, the attempts as suppressed exceptions, the loader's text inside.
+        UnsatisfiedLinkError outer = new UnsatisfiedLinkError("Could not load library. Reasons: [no jrdma in java.library.path]");
+        UnsatisfiedLinkError attempt = new UnsatisfiedLinkError("Could not load library /tmp/libjrdma-1.so");
+        attempt.initCause(new UnsatisfiedLinkError("/tmp/libjrdma-1.so: /lib64/libc.so.6: version `GLIBC_2.32' not found"));
+        outer.addSuppressed(attempt);
+        String text = NativeLoader.explain(outer);
+        assertTrue(text.contains("version `GLIBC_2.32' not found"), text);
+        if (System.getProperty("os.name").equals("Linux") && System.getProperty("os.arch").equals("amd64")) {
+            assertTrue(text.contains("needs glibc 2.28 or newer"), text);
+        }
+
+        UnsatisfiedLinkError noexec = new UnsatisfiedLinkError("Could not load library");
+        noexec.addSuppressed(new UnsatisfiedLinkError("/tmp/libjrdma.so: failed to map segment from shared object"));
+        assertTrue(NativeLoader.explain(noexec).contains("-Djava.io.tmpdir"), NativeLoader.explain(noexec));
+    }
 }
