@@ -44,7 +44,7 @@ class AsyncEventTest {
         }
     }
 
-    private static AsyncEvent next(BlockingQueue<AsyncEvent> events, AsyncEventType type) throws InterruptedException {
+    static AsyncEvent next(BlockingQueue<AsyncEvent> events, AsyncEventType type) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             AsyncEvent event = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
