@@ -85,7 +85,10 @@ final class NativeLoader {
                 || reason.contains("Permission denied")) {
             remedy = "the library is extracted to java.io.tmpdir (" + System.getProperty("java.io.tmpdir")
                     + "), which may be mounted noexec: point -Djava.io.tmpdir or -Dlibrary.jrdma.path at an executable directory";
-        } else if (reason.contains("No such file") || reason.contains("no jrdma in java.library.path")
+        } else if (reason.contains("cannot open shared object file")) {
+            remedy = "a library libjrdma.so needs is missing here: it needs libc.so.6, libdl.so.2, libstdc++.so.6 (GCC 8"
+                    + " or newer) and libgcc_s.so.1";
+        } else if (reason.contains("no jrdma in java.library.path")
                 || reason.contains("Could not load library")) {
             remedy = "the jrdma-native jar (META-INF/native/linux64/libjrdma.so) must be on the class path next to jrdma-impl";
         } else {
@@ -94,25 +97,37 @@ final class NativeLoader {
         return "cannot load libjrdma.so: " + reason + " (" + remedy + ")";
     }
 
-    /** The message of the deepest cause or suppressed exception (depth first), else the failure's own. */
+    /** Texts of the dynamic loader (dlopen's reasons): the real cause when one is among the messages. */
+    private static final java.util.List<String> LOADER_REASONS = java.util.List.of("cannot open shared object file",
+            "version `GLIBC", "version `GLIBCXX", "undefined symbol", "failed to map segment", "wrong ELF class",
+            "file too short", "invalid ELF header", "Permission denied", "Operation not permitted");
+
+    /**
+     * The reason to show: a message from the dynamic loader anywhere among the causes and suppressed
+     * exceptions (hawtjni also reports the places it looked, which say less); else the deepest message.
+     */
     static String innermost(Throwable failure) {
-        String[] best = {failure.getMessage() == null ? failure.toString() : failure.getMessage()};
-        int[] bestDepth = {-1};
-        walk(failure, 0, best, bestDepth, new java.util.IdentityHashMap<>());
-        return best[0];
+        java.util.List<String> messages = new java.util.ArrayList<>();
+        walk(failure, messages, new java.util.IdentityHashMap<>());
+        for (String message : messages) {
+            if (LOADER_REASONS.stream().anyMatch(message::contains)) {
+                return message;
+            }
+        }
+        return messages.isEmpty() ? failure.toString() : messages.get(messages.size() - 1);
     }
 
-    private static void walk(Throwable t, int depth, String[] best, int[] bestDepth, java.util.Map<Throwable, Boolean> seen) {
+    /** Messages depth first, deepest last along each chain. */
+    private static void walk(Throwable t, java.util.List<String> messages, java.util.Map<Throwable, Boolean> seen) {
         if (t == null || seen.put(t, Boolean.TRUE) != null) {
             return;
         }
-        if (depth > bestDepth[0] && t.getMessage() != null && !t.getMessage().isBlank()) {
-            best[0] = t.getMessage();
-            bestDepth[0] = depth;
+        if (t.getMessage() != null && !t.getMessage().isBlank()) {
+            messages.add(t.getMessage());
         }
         for (Throwable s : t.getSuppressed()) {
-            walk(s, depth + 1, best, bestDepth, seen);
+            walk(s, messages, seen);
         }
-        walk(t.getCause(), depth + 1, best, bestDepth, seen);
+        walk(t.getCause(), messages, seen);
     }
 }

@@ -54,6 +54,15 @@ class NativeLoaderTest {
             assertTrue(text.contains("needs glibc 2.28 or newer"), text);
         }
 
+        // The places hawtjni looked come after the loader's reason: the reason wins.
+        UnsatisfiedLinkError places = new UnsatisfiedLinkError("Could not load library");
+        places.addSuppressed(new UnsatisfiedLinkError("/tmp/libjrdma-2.so: libdl.so.2: cannot open shared object file: No such file"));
+        places.addSuppressed(new UnsatisfiedLinkError("no jrdma in java.library.path: /usr/lib"));
+        assertTrue(NativeLoader.explain(places).contains("libdl.so.2: cannot open shared object file"), NativeLoader.explain(places));
+        if (System.getProperty("os.name").equals("Linux") && System.getProperty("os.arch").equals("amd64")) {
+            assertTrue(NativeLoader.explain(places).contains("a library libjrdma.so needs is missing"), NativeLoader.explain(places));
+        }
+
         UnsatisfiedLinkError noexec = new UnsatisfiedLinkError("Could not load library");
         noexec.addSuppressed(new UnsatisfiedLinkError("/tmp/libjrdma.so: failed to map segment from shared object"));
         assertTrue(NativeLoader.explain(noexec).contains("-Djava.io.tmpdir"), NativeLoader.explain(noexec));
