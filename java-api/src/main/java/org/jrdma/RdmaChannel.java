@@ -19,15 +19,26 @@ import java.util.concurrent.CompletableFuture;
  * from each callback should loop rather than recurse there, or its stack grows with every step.
  */
 public interface RdmaChannel extends AutoCloseable {
+    /**
+     * The peer's address.
+     *
+     * @return the address of the other end (on a server: the client's)
+     */
     InetSocketAddress remoteAddress();
 
     /**
      * Largest message {@link #send} accepts: the peer's {@link RdmaConfig#maxMessageSize()} (before the
      * channel is open, this side's).
+     *
+     * @return the largest length {@link #send} accepts, in bytes
      */
     int maxMessageSize();
 
-    /** Sets the handler for incoming messages; messages that arrived before are delivered to it now. */
+    /**
+     * Sets the handler for incoming messages; messages that arrived before are delivered to it now.
+     *
+     * @param handler the new handler (replaces the one given at connect or accept)
+     */
     void setHandler(ChannelHandler handler);
 
     /**
@@ -38,6 +49,11 @@ public interface RdmaChannel extends AutoCloseable {
      * it, and only until then), and the future completes when the peer has every byte — the buffer may
      * then be reused. The peer receives every message in the order they were sent, whatever their size.
      * Fails with {@link BufferTooSmallException} when the receive the peer posted for it is too small.
+     *
+     * @param buffer the registered bytes to send
+     * @param offset where the message starts in {@code buffer}
+     * @param length the message's length, 0 to {@link #maxMessageSize()}
+     * @return completes when the peer has the message (see above)
      */
     CompletableFuture<Void> send(RegisteredBuffer buffer, int offset, int length);
 
@@ -48,23 +64,71 @@ public interface RdmaChannel extends AutoCloseable {
      * message longer than {@code length} fails it with {@link BufferTooSmallException} carrying the
      * needed size (an eager message then goes to the handler instead; a larger one is not transferred
      * and its sender's send fails too). The buffer must stay open until the future completes.
+     *
+     * @param buffer where the message goes
+     * @param offset where in {@code buffer}
+     * @param length room for the message, in bytes
+     * @return completes with the message's length
      */
     CompletableFuture<Integer> receive(RegisteredBuffer buffer, int offset, int length);
 
-    /** RDMA WRITE of local bytes into the peer's memory. */
+    /**
+     * RDMA WRITE of local bytes into the peer's memory.
+     *
+     * @param local        the bytes to write
+     * @param offset       where they start in {@code local}
+     * @param remote       the peer's memory (a token with REMOTE_WRITE)
+     * @param remoteOffset where to write in {@code remote}
+     * @param length       bytes to write
+     * @return completes when the peer's device has the bytes
+     */
     CompletableFuture<Void> write(RegisteredBuffer local, int offset, RemoteBuffer remote, long remoteOffset, int length);
 
-    /** RDMA WRITE with immediate data: the peer's handler gets {@code immediate} (uses one credit). */
+    /**
+     * RDMA WRITE with immediate data: the peer's handler gets {@code immediate} (uses one credit).
+     *
+     * @param local        the bytes to write
+     * @param offset       where they start in {@code local}
+     * @param remote       the peer's memory (a token with REMOTE_WRITE)
+     * @param remoteOffset where to write in {@code remote}
+     * @param length       bytes to write
+     * @param immediate    the 32 bits {@link ChannelHandler#onImmediate} receives once the bytes are there
+     * @return completes when the peer's device has the bytes
+     */
     CompletableFuture<Void> writeWithImmediate(RegisteredBuffer local, int offset, RemoteBuffer remote, long remoteOffset,
                                                int length, int immediate);
 
-    /** RDMA READ of the peer's memory into local bytes. */
+    /**
+     * RDMA READ of the peer's memory into local bytes.
+     *
+     * @param remote       the peer's memory (a token with REMOTE_READ)
+     * @param remoteOffset where to read in {@code remote}
+     * @param local        where the bytes go
+     * @param offset       where in {@code local}
+     * @param length       bytes to read
+     * @return completes when the bytes are in {@code local}
+     */
     CompletableFuture<Void> read(RemoteBuffer remote, long remoteOffset, RegisteredBuffer local, int offset, int length);
 
-    /** Atomic compare-and-swap of an 8-byte aligned remote word; completes with the previous value. */
+    /**
+     * Atomic compare-and-swap of an 8-byte aligned remote word.
+     *
+     * @param remote       the peer's memory (a token with REMOTE_ATOMIC)
+     * @param remoteOffset the word's offset in {@code remote}, a multiple of 8
+     * @param expected     the value the word must have
+     * @param newValue     the value it gets if it had {@code expected}
+     * @return completes with the word's previous value (equal to {@code expected} when swapped)
+     */
     CompletableFuture<Long> compareAndSwap(RemoteBuffer remote, long remoteOffset, long expected, long newValue);
 
-    /** Atomic fetch-and-add on an 8-byte aligned remote word; completes with the previous value. */
+    /**
+     * Atomic fetch-and-add on an 8-byte aligned remote word.
+     *
+     * @param remote       the peer's memory (a token with REMOTE_ATOMIC)
+     * @param remoteOffset the word's offset in {@code remote}, a multiple of 8
+     * @param delta        what to add (wrapping)
+     * @return completes with the word's previous value
+     */
     CompletableFuture<Long> fetchAndAdd(RemoteBuffer remote, long remoteOffset, long delta);
 
     /**
@@ -73,29 +137,52 @@ public interface RdmaChannel extends AutoCloseable {
      * peer refuses beyond its quota for this channel ({@link RemoteAllocationException}); no answer
      * within {@link AgentLimits#timeoutMillis()} fails with {@link AgentTimeoutException}. The memory
      * lives until {@link #releaseRemote} or until the channel closes.
+     *
+     * @param size   bytes to allocate at the peer
+     * @param access the rights the token grants (at least one)
+     * @return completes with the token of the peer's new memory
      */
     CompletableFuture<RemoteBuffer> allocateRemote(int size, Access... access);
 
     /**
      * Gives back memory {@link #allocateRemote} got from this channel's peer: the peer frees it and its
      * token stops working. Operations on it issued before this one complete first (channel order).
+     *
+     * @param allocated a token {@link #allocateRemote} completed with on this channel
+     * @return completes when the peer has freed it
      */
     CompletableFuture<Void> releaseRemote(RemoteBuffer allocated);
 
     /**
      * Hands the peer access to the buffer's bytes with exactly {@code access} rights: a registration of
      * its own, whose token the peer's {@link ChannelHandler#onToken} receives in order with messages.
-     * The token dies when the channel closes or the buffer is closed, whichever comes first. Completes
-     * with the token sent.
+     * The token dies when the channel closes or the buffer is closed, whichever comes first.
+     *
+     * @param buffer the bytes to expose
+     * @param access the rights to grant (at least one)
+     * @return completes with the token sent
      */
     CompletableFuture<RemoteBuffer> sendToken(RegisteredBuffer buffer, Access... access);
 
+    /**
+     * Whether the channel is open.
+     *
+     * @return true until it starts closing (locally, or because of the peer or an error)
+     */
     boolean isOpen();
 
-    /** Completes when the channel is closed (with null after a local close, else the cause as value). */
+    /**
+     * Completes when the channel is closed.
+     *
+     * @return completes with null after a local close, else with the cause as value
+     */
     CompletableFuture<Throwable> closeFuture();
 
-    /** What the channel did so far: messages and bytes each way, operations, stalls, errors (also after close). */
+    /**
+     * What the channel did so far: messages and bytes each way, operations, stalls, errors (also after close).
+     *
+     * @return a snapshot of the counters
+     */
     ChannelCounters counters();
 
     /**

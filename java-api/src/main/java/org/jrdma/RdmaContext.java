@@ -13,40 +13,77 @@ import java.util.function.Consumer;
  * from any thread.
  */
 public interface RdmaContext extends AutoCloseable {
+    /**
+     * The configuration this context was opened with.
+     *
+     * @return the configuration
+     */
     RdmaConfig config();
 
-    /** The device chosen by the configuration's rules. */
+    /**
+     * The device chosen by the configuration's rules.
+     *
+     * @return the device, with its ports as they were at open
+     */
     RdmaDevice device();
 
-    /** The port chosen. */
+    /**
+     * The port chosen.
+     *
+     * @return the port channels of this context use
+     */
     RdmaPort port();
 
-    /** The source GID index chosen. */
+    /**
+     * The source GID index chosen.
+     *
+     * @return the GID index of {@link #port()} that channels use
+     */
     int gidIndex();
 
-    /** The path MTU in bytes. */
+    /**
+     * The path MTU in bytes.
+     *
+     * @return the MTU channels of this context use
+     */
     int mtu();
 
     /**
      * Registers a direct buffer's remaining bytes (position to limit). Heap buffers and read-only
      * buffers are rejected. The buffer is referenced until the registration is closed.
      *
+     * @param buffer a direct, writable buffer
+     * @param access the remote rights to grant (none: local access only)
+     * @return the registration; close it to deregister
      * @throws RegistrationException when verbs refuses (errno inside; memlock limit named)
      */
     RegisteredBuffer register(ByteBuffer buffer, Access... access);
 
-    /** A registered buffer of at least {@code size} bytes from the context's pool; close returns it to the pool. */
+    /**
+     * A registered buffer of at least {@code size} bytes from the context's pool; close returns it to the pool.
+     *
+     * @param size   bytes needed (positive)
+     * @param access the remote rights to grant (none: local access only); a buffer with remote rights
+     *               gets a registration of exactly its bytes
+     * @return the buffer
+     */
     RegisteredBuffer allocate(int size, Access... access);
 
     /**
      * The sums of the counters of this context's channels, open and closed (also as the JMX MXBean
      * {@code org.jrdma:type=Context,device=<name>,id=<hex>} while the context lives).
+     *
+     * @return a snapshot of the sums
      */
     ChannelCounters counters();
 
     /**
      * Listens for connections on an address of this context's device (port 0 picks a free port).
      * Each accepted channel gets {@code handler}.
+     *
+     * @param address an address of this context's device
+     * @param handler the handler of every accepted channel
+     * @return the listener; close it to stop accepting
      */
     RdmaServer listen(InetSocketAddress address, ChannelHandler handler);
 
@@ -54,30 +91,69 @@ public interface RdmaContext extends AutoCloseable {
      * Listens with an admission policy: each incoming connection is decided by {@code policy} (its
      * address and connect data) before anything is set up for it; refused clients get the policy's
      * code and reason ({@link AdmissionRefusedException}).
+     *
+     * @param address an address of this context's device
+     * @param handler the handler of every accepted channel
+     * @param policy  decides on each connection request, on the event-loop thread
+     * @return the listener; close it to stop accepting (requests still waiting are refused)
      */
     RdmaServer listen(InetSocketAddress address, ChannelHandler handler, AdmissionPolicy policy);
 
-    /** Connects to a listening jrdma endpoint; the future fails with a {@link ConnectionException} subclass. */
+    /**
+     * Connects to a listening jrdma endpoint.
+     *
+     * @param remote  the listener's address
+     * @param handler the channel's handler
+     * @return completes with the open channel, or fails with a {@link ConnectionException} subclass
+     */
     CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, ChannelHandler handler);
 
-    /** Connects from a given local address (which selects the device, e.g. one of several RoCE ports). */
+    /**
+     * Connects from a given local address (which selects the device, e.g. one of several RoCE ports).
+     *
+     * @param remote  the listener's address
+     * @param local   the address to connect from (null: the route's choice)
+     * @param handler the channel's handler
+     * @return completes with the open channel, or fails with a {@link ConnectionException} subclass
+     */
     CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, InetAddress local, ChannelHandler handler);
 
     /**
      * Connects with connect data for the server's {@link AdmissionPolicy} (at most
      * {@link ConnectionRequest#MAX_DATA} bytes, sent in the clear); {@code local} may be null.
+     *
+     * @param remote      the listener's address
+     * @param local       the address to connect from (null: the route's choice)
+     * @param handler     the channel's handler
+     * @param connectData what the server's policy sees ({@link ConnectionRequest#data()})
+     * @return completes with the open channel, or fails with a {@link ConnectionException} subclass
+     *         ({@link AdmissionRefusedException} when the policy refuses)
      */
     CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, InetAddress local, ChannelHandler handler,
                                            byte[] connectData);
 
-    /** Called on the event-loop thread for each device async event; must not block. */
+    /**
+     * Adds a listener for the device's async events (port up/down, fatal errors).
+     *
+     * @param listener called on the event-loop thread for each event; must not block
+     */
     void addAsyncEventListener(Consumer<AsyncEvent> listener);
 
-    /** Why the context failed (a fatal async event), or null. */
+    /**
+     * Why the context failed.
+     *
+     * @return the cause (a fatal async event), or null while the context is healthy
+     */
     Throwable failure();
 
+    /**
+     * Whether the context is closed.
+     *
+     * @return true once it is closed; nothing new can be created from it then
+     */
     boolean isClosed();
 
+    /** Closes every channel, listener and buffer of this context, then the device; idempotent, from any thread. */
     @Override
     void close();
 }
