@@ -9,6 +9,12 @@ package org.jrdma;
  */
 @FunctionalInterface
 public interface AdmissionPolicy {
+    /**
+     * Decides on one connection request.
+     *
+     * @param request the peer's address and connect data
+     * @return {@link Admission#accept()} or {@link Admission#reject}
+     */
     Admission decide(ConnectionRequest request);
 
     /** What a policy answers. */
@@ -25,6 +31,11 @@ public interface AdmissionPolicy {
             this.reason = reason;
         }
 
+        /**
+         * Accepts the connection.
+         *
+         * @return the answer
+         */
         public static Admission accept() {
             return ACCEPT;
         }
@@ -32,19 +43,38 @@ public interface AdmissionPolicy {
         /**
          * Refuses with an application code and a reason the client receives (UTF-8, cut at 120 bytes;
          * it travels in the clear: say nothing secret).
+         *
+         * @param code   the application's code
+         * @param reason the text the client receives (null: none)
+         * @return the answer
          */
         public static Admission reject(int code, String reason) {
             return new Admission(false, code, reason == null ? "" : reason);
         }
 
+        /**
+         * Whether the connection is accepted.
+         *
+         * @return true to accept
+         */
         public boolean accepted() {
             return accepted;
         }
 
+        /**
+         * The refusal's code.
+         *
+         * @return the application's code (0 when accepted)
+         */
         public int code() {
             return code;
         }
 
+        /**
+         * The refusal's reason.
+         *
+         * @return the text the client receives (empty when accepted)
+         */
         public String reason() {
             return reason;
         }

@@ -16,6 +16,14 @@ public record AgentLimits(int timeoutMillis, long quotaBytes, int quotaCount) {
     /** 10 s, 64 MiB and 256 allocations per channel. */
     public static final AgentLimits DEFAULTS = new AgentLimits(10000, 64L << 20, 256);
 
+    /**
+     * Checks the limits.
+     *
+     * @param timeoutMillis how long an allocation request waits for the peer (100..3600000)
+     * @param quotaBytes    bytes a peer may hold allocated through one channel
+     * @param quotaCount    allocations a peer may hold through one channel
+     * @throws ConfigurationException when a limit is out of range
+     */
     public AgentLimits {
         if (timeoutMillis < 100 || timeoutMillis > 3600000) {
             throw new ConfigurationException("agentTimeoutMillis=" + timeoutMillis + " is out of range; allowed: 100..3600000"

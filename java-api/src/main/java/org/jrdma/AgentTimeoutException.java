@@ -8,14 +8,21 @@ package org.jrdma;
 public class AgentTimeoutException extends RdmaException {
     private static final long serialVersionUID = 1L;
 
+    /** The deadline that passed. */
     private final long timeoutMillis;
 
+    /**
+     * The failure.
+     *
+     * @param message       what failed and why
+     * @param timeoutMillis the deadline that passed
+     */
     public AgentTimeoutException(String message, long timeoutMillis) {
         super(message, 0);
         this.timeoutMillis = timeoutMillis;
     }
 
-    /** The bound that passed. */
+    /** {@return the bound that passed} */
     public long timeoutMillis() {
         return timeoutMillis;
     }

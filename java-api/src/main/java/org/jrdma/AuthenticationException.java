@@ -8,6 +8,11 @@ package org.jrdma;
 public class AuthenticationException extends ConnectionException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The failure.
+     *
+     * @param message what failed and why
+     */
     public AuthenticationException(String message) {
         super(message, 0);
     }

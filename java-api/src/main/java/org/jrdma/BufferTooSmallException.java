@@ -9,21 +9,30 @@ package org.jrdma;
 public class BufferTooSmallException extends RdmaException {
     private static final long serialVersionUID = 1L;
 
+    /** The message's length. */
     private final long requiredSize;
+    /** The posted buffer's size. */
     private final long bufferSize;
 
+    /**
+     * The failure.
+     *
+     * @param message      what failed and why
+     * @param requiredSize the message's length
+     * @param bufferSize   the size of the posted buffer
+     */
     public BufferTooSmallException(String message, long requiredSize, long bufferSize) {
         super(message, 0);
         this.requiredSize = requiredSize;
         this.bufferSize = bufferSize;
     }
 
-    /** The length of the message: a receive of at least this many bytes takes it. */
+    /** {@return the length of the message: a receive of at least this many bytes takes it} */
     public long requiredSize() {
         return requiredSize;
     }
 
-    /** The size of the buffer that was posted for it. */
+    /** {@return the size of the buffer that was posted for it} */
     public long bufferSize() {
         return bufferSize;
     }

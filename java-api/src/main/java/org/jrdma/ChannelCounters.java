@@ -16,7 +16,11 @@ public final class ChannelCounters {
 
     private final long[] values;
 
-    /** From the values in {@link #NAMES}' order. */
+    /**
+     * Counters from values.
+     *
+     * @param values the values in {@link #NAMES}' order (copied)
+     */
     public ChannelCounters(long[] values) {
         if (values.length != NAMES.size()) {
             throw new IllegalArgumentException(values.length + " counter values for " + NAMES.size() + " counters");
@@ -24,67 +28,72 @@ public final class ChannelCounters {
         this.values = values.clone();
     }
 
-    /** Messages posted, eager and by rendezvous. */
+    /** {@return messages posted, eager and by rendezvous} */
     public long messagesSent() {
         return values[0];
     }
 
-    /** Payload bytes of the messages sent. */
+    /** {@return payload bytes of the messages sent} */
     public long bytesSent() {
         return values[1];
     }
 
-    /** Messages received complete (delivered to the handler or into a posted receive). */
+    /** {@return messages received complete (delivered to the handler or into a posted receive)} */
     public long messagesReceived() {
         return values[2];
     }
 
-    /** Payload bytes of the messages received. */
+    /** {@return payload bytes of the messages received} */
     public long bytesReceived() {
         return values[3];
     }
 
-    /** Of the messages sent, those the peer read by rendezvous. */
+    /** {@return the messages sent that the peer read by rendezvous} */
     public long rendezvousSent() {
         return values[4];
     }
 
-    /** Of the messages received, those read from the peer by rendezvous. */
+    /** {@return the messages received that were read from the peer by rendezvous} */
     public long rendezvousReceived() {
         return values[5];
     }
 
-    /** RDMA writes (with and without immediate) posted. */
+    /** {@return RDMA writes (with and without immediate) posted} */
     public long writes() {
         return values[6];
     }
 
-    /** RDMA reads the application posted. */
+    /** {@return RDMA reads the application posted} */
     public long reads() {
         return values[7];
     }
 
-    /** Compare-and-swaps and fetch-and-adds posted. */
+    /** {@return compare-and-swaps and fetch-and-adds posted} */
     public long atomics() {
         return values[8];
     }
 
-    /** Operations that could not be posted at once and waited in the channel's queue (for a credit, a send slot, or earlier ones). */
+    /** {@return operations that could not be posted at once and waited in the channel's queue (for a credit, a send slot, or earlier ones)} */
     public long creditStalls() {
         return values[9];
     }
 
-    /** Operations the engine reported with an error (those failed by the channel's close are not counted). */
+    /** {@return operations the engine reported with an error (those failed by the channel's close are not counted)} */
     public long failedOperations() {
         return values[10];
     }
 
-    /** Explicit credit messages sent (credit returns and keepalives). */
+    /** {@return explicit credit messages sent (credit returns and keepalives)} */
     public long creditMessages() {
         return values[11];
     }
 
-    /** This and {@code other} counter by counter (e.g. the sums over several channels). */
+    /**
+     * This and {@code other} counter by counter (e.g. the sums over several channels).
+     *
+     * @param other more counters
+     * @return the sums
+     */
     public ChannelCounters plus(ChannelCounters other) {
         long[] sum = values.clone();
         for (int i = 0; i < sum.length; i++) {
@@ -93,7 +102,7 @@ public final class ChannelCounters {
         return new ChannelCounters(sum);
     }
 
-    /** Name to value, in {@link #NAMES}' order. */
+    /** {@return each counter's name and value, in {@link #NAMES}' order} */
     public Map<String, Long> asMap() {
         Map<String, Long> map = new LinkedHashMap<>();
         for (int i = 0; i < values.length; i++) {

@@ -4,6 +4,11 @@ package org.jrdma;
 public class ConfigurationException extends RdmaException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The failure.
+     *
+     * @param message what failed and why
+     */
     public ConfigurationException(String message) {
         super(message, 0);
     }

@@ -4,6 +4,12 @@ package org.jrdma;
 public class ConnectionRefusedException extends ConnectionException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The failure.
+     *
+     * @param message what failed and why
+     * @param errno   the errno of the failed call, or 0
+     */
     public ConnectionRefusedException(String message, int errno) {
         super(message, errno);
     }

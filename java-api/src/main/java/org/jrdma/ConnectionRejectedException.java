@@ -4,14 +4,21 @@ package org.jrdma;
 public class ConnectionRejectedException extends ConnectionException {
     private static final long serialVersionUID = 1L;
 
+    /** Why. */
     private final String reason;
 
+    /**
+     * The failure.
+     *
+     * @param message what failed and why
+     * @param reason  why
+     */
     public ConnectionRejectedException(String message, String reason) {
         super(message, 0);
         this.reason = reason;
     }
 
-    /** E.g. "protocol version mismatch", "eager buffer size mismatch". */
+    /** {@return the reason, e.g. "protocol version mismatch", "eager buffer size mismatch"} */
     public String reason() {
         return reason;
     }

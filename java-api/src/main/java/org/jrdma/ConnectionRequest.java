@@ -15,16 +15,23 @@ public final class ConnectionRequest {
     private final InetSocketAddress peer;
     private final byte[] data;
 
+    /**
+     * A request as a policy sees it.
+     *
+     * @param peer the client's address
+     * @param data its connect data (copied)
+     */
     public ConnectionRequest(InetSocketAddress peer, byte[] data) {
         this.peer = peer;
         this.data = data.clone();
     }
 
+    /** {@return the client's address} */
     public InetSocketAddress peer() {
         return peer;
     }
 
-    /** A copy of the client's connect data (empty if it sent none). */
+    /** {@return a copy of the client's connect data (empty if it sent none)} */
     public byte[] data() {
         return data.clone();
     }

@@ -12,6 +12,13 @@ public final class Gid {
     private final byte[] raw;
     private final GidType type;
 
+    /**
+     * A GID table entry.
+     *
+     * @param index its index in the port's table
+     * @param raw   its 16 bytes (copied)
+     * @param type  IB, RoCE v1 or RoCE v2
+     */
     public Gid(int index, byte[] raw, GidType type) {
         if (raw.length != 16) {
             throw new IllegalArgumentException("a GID has 16 bytes, got " + raw.length);
@@ -21,19 +28,22 @@ public final class Gid {
         this.type = type;
     }
 
+    /** {@return its index in the port's table} */
     public int index() {
         return index;
     }
 
+    /** {@return a copy of its 16 bytes} */
     public byte[] raw() {
         return raw.clone();
     }
 
+    /** {@return IB, RoCE v1 or RoCE v2} */
     public GidType type() {
         return type;
     }
 
-    /** For RoCE entries the IP address the GID stands for (IPv4 for ::ffff:a.b.c.d); empty for IB. */
+    /** {@return for RoCE entries the IP address the GID stands for (IPv4 for ::ffff:a.b.c.d); empty for IB} */
     public Optional<InetAddress> ip() {
         if (type == GidType.IB) {
             return Optional.empty();
@@ -46,7 +56,7 @@ public final class Gid {
         }
     }
 
-    /** The GID in the usual notation, e.g. {@code 0000:0000:0000:0000:0000:ffff:0a4d:0001}. */
+    /** {@return the GID in the usual notation, e.g. {@code 0000:0000:0000:0000:0000:ffff:0a4d:0001}} */
     @Override
     public String toString() {
         String hex = HexFormat.of().formatHex(raw);

@@ -9,14 +9,21 @@ package org.jrdma;
 public class OperationTimeoutException extends RdmaClosedException {
     private static final long serialVersionUID = 1L;
 
+    /** How long the operations had waited. */
     private final long waitedMillis;
 
+    /**
+     * The failure.
+     *
+     * @param message      what failed and why
+     * @param waitedMillis how long the operations had waited
+     */
     public OperationTimeoutException(String message, long waitedMillis) {
         super(message);
         this.waitedMillis = waitedMillis;
     }
 
-    /** How long the operations had waited without progress when the channel closed. */
+    /** {@return how long the operations had waited without progress when the channel closed} */
     public long waitedMillis() {
         return waitedMillis;
     }

@@ -8,14 +8,21 @@ package org.jrdma;
 public class PeerSilentException extends RdmaClosedException {
     private static final long serialVersionUID = 1L;
 
+    /** How long nothing had arrived. */
     private final long silentMillis;
 
+    /**
+     * The failure.
+     *
+     * @param message      what failed and why
+     * @param silentMillis how long nothing had arrived
+     */
     public PeerSilentException(String message, long silentMillis) {
         super(message);
         this.silentMillis = silentMillis;
     }
 
-    /** How long nothing had arrived when the channel closed. */
+    /** {@return how long nothing had arrived when the channel closed} */
     public long silentMillis() {
         return silentMillis;
     }

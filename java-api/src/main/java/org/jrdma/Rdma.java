@@ -41,12 +41,20 @@ public final class Rdma {
         }
     }
 
-    /** True when the native library is loaded and usable. Says nothing about whether a device exists. */
+    /**
+     * Whether the native library is loaded and usable. Says nothing about whether a device exists.
+     *
+     * @return true when jrdma can be used in this JVM
+     */
     public static boolean isAvailable() {
         return Holder.PROVIDER != null;
     }
 
-    /** Why jrdma cannot be used here, or null when {@link #isAvailable()}. */
+    /**
+     * Why jrdma cannot be used here.
+     *
+     * @return the cause, or null when {@link #isAvailable()}
+     */
     public static Throwable unavailabilityCause() {
         return Holder.CAUSE;
     }
@@ -58,7 +66,11 @@ public final class Rdma {
         }
     }
 
-    /** The version of the loaded native library (equal to the Java side's). */
+    /**
+     * The version of the loaded native library (equal to the Java side's).
+     *
+     * @return the version
+     */
     public static String libraryVersion() {
         ensureAvailability();
         return Holder.PROVIDER.libraryVersion();
@@ -67,6 +79,8 @@ public final class Rdma {
     /**
      * Opens a context on the device the configuration selects.
      *
+     * @param config the device selection and every option
+     * @return the open context; close it when done
      * @throws ConfigurationException when the configuration does not fit the devices here
      * @throws RdmaException          when verbs fails (errno inside)
      */
@@ -75,12 +89,20 @@ public final class Rdma {
         return Holder.PROVIDER.open(config);
     }
 
-    /** Opens a context configured from the RDMA_* environment variables. */
+    /**
+     * Opens a context configured from the RDMA_* environment variables.
+     *
+     * @return the open context; close it when done
+     */
     public static RdmaContext open() {
         return open(RdmaConfig.fromEnvironment());
     }
 
-    /** The RDMA devices of this host, queried now; empty when there are none. */
+    /**
+     * The RDMA devices of this host, queried now.
+     *
+     * @return the devices with their ports and GID tables; empty when there are none
+     */
     public static List<RdmaDevice> devices() {
         ensureAvailability();
         return Holder.PROVIDER.devices();

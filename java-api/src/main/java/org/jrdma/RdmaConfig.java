@@ -76,12 +76,12 @@ public final class RdmaConfig {
         return new Builder();
     }
 
-    /** All defaults: the only device with an active port, its first active port, the port's GID and MTU. */
+    /** {@return all defaults: the only device with an active port, its first active port, the port's GID and MTU} */
     public static RdmaConfig defaults() {
         return builder().build();
     }
 
-    /** Reads the RDMA_* variables of this process's environment. */
+    /** {@return the configuration the RDMA_* variables of this process's environment describe} */
     public static RdmaConfig fromEnvironment() {
         return fromEnvironment(System.getenv());
     }
@@ -91,22 +91,22 @@ public final class RdmaConfig {
         return EnvironmentVariables.read(env, builder()).build();
     }
 
-    /** The device name, or null to pick the only device with an active port. */
+    /** {@return the device name, or null to pick the only device with an active port} */
     public String device() {
         return device;
     }
 
-    /** 1-based port, or 0 for the device's first active port. */
+    /** {@return 1-based port, or 0 for the device's first active port} */
     public int port() {
         return port;
     }
 
-    /** GID index, or -1 to pick it (RoCE: the port's single routable RoCE v2 GID; InfiniBand: 0). */
+    /** {@return GID index, or -1 to pick it (RoCE: the port's single routable RoCE v2 GID; InfiniBand: 0)} */
     public int gidIndex() {
         return gidIndex;
     }
 
-    /** Path MTU in bytes, or 0 for the port's active MTU. */
+    /** {@return path MTU in bytes, or 0 for the port's active MTU} */
     public int mtu() {
         return mtu;
     }
@@ -115,12 +115,12 @@ public final class RdmaConfig {
         return pkeyIndex;
     }
 
-    /** Work requests per queue pair (send and receive each). */
+    /** {@return work requests per queue pair (send and receive each)} */
     public int queueDepth() {
         return queueDepth;
     }
 
-    /** Local ACK timeout exponent: 4.096 us * 2^timeout. */
+    /** {@return local ACK timeout exponent: 4.096 us * 2^timeout} */
     public int timeout() {
         return timeout;
     }
@@ -141,17 +141,17 @@ public final class RdmaConfig {
         return trafficClass;
     }
 
-    /** Spin on the completion queue instead of sleeping (lowest latency, one core busy per context). */
+    /** {@return whether the loop spins on the completion queue instead of sleeping (lowest latency, one core busy per context)} */
     public boolean busyPoll() {
         return busyPoll;
     }
 
-    /** Completion queue entries, or 0 to size it for the queue pairs it serves. */
+    /** {@return completion queue entries, or 0 to size it for the queue pairs it serves} */
     public int completionQueueSize() {
         return completionQueueSize;
     }
 
-    /** Bytes per receive buffer including the 16-byte header: messages up to eagerSize - 16 are sent eagerly. */
+    /** {@return bytes per receive buffer including the 16-byte header: messages up to eagerSize - 16 are sent eagerly} */
     public int eagerSize() {
         return eagerSize;
     }
@@ -177,7 +177,7 @@ public final class RdmaConfig {
         return maxMessageSize;
     }
 
-    /** Rendezvous messages a channel reads at a time (announced: the peer starts no more). */
+    /** {@return rendezvous messages a channel reads at a time (announced: the peer starts no more)} */
     public int rendezvousTransfers() {
         return rendezvousTransfers;
     }
@@ -218,7 +218,7 @@ public final class RdmaConfig {
         return operationTimeoutMillis;
     }
 
-    /** The remote-memory agent's deadline and the quota a peer gets ({@link AgentLimits#DEFAULTS}). */
+    /** {@return the remote-memory agent's deadline and the quota a peer gets ({@link AgentLimits#DEFAULTS})} */
     public AgentLimits agentLimits() {
         return agentLimits;
     }

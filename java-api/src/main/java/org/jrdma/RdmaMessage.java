@@ -9,12 +9,13 @@ import java.nio.ByteBuffer;
  * sender down; a large one lies in a registered buffer of its own, which release() gives back.
  */
 public interface RdmaMessage {
-    /** Read-only view: position 0, limit {@link #length()}. */
+    /** {@return a read-only view of the payload: position 0, limit {@link #length()}} */
     ByteBuffer payload();
 
+    /** {@return the payload's length in bytes} */
     int length();
 
-    /** The sender's sequence number (increasing per channel). */
+    /** {@return the sender's sequence number (increasing per channel)} */
     long id();
 
     /** Keeps the message valid after the handler returns; call {@link #release()} once done. */

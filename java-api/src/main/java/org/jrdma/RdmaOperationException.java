@@ -4,21 +4,30 @@ package org.jrdma;
 public class RdmaOperationException extends RdmaException {
     private static final long serialVersionUID = 1L;
 
+    /** The ibv_wc_status. */
     private final int status;
+    /** The operation that failed. */
     private final String operation;
 
+    /**
+     * The failure.
+     *
+     * @param operation  the operation that failed
+     * @param status     the ibv_wc_status
+     * @param statusText the status's name
+     */
     public RdmaOperationException(String operation, int status, String statusText) {
         super(operation + " failed: " + statusText + " (ibv_wc_status " + status + ")", 0);
         this.status = status;
         this.operation = operation;
     }
 
-    /** The ibv_wc_status. */
+    /** {@return the ibv_wc_status} */
     public int status() {
         return status;
     }
 
-    /** SEND, RDMA_WRITE, RDMA_READ, ... */
+    /** {@return the operation: SEND, RDMA_WRITE, RDMA_READ, ...} */
     public String operation() {
         return operation;
     }

@@ -15,6 +15,17 @@ import java.util.List;
  */
 public record RdmaPort(int number, PortState state, LinkLayer linkLayer, int activeMtu, int maxMtu, int lid,
                        List<Gid> gids) {
+    /**
+     * A port as listed.
+     *
+     * @param number    1-based port number
+     * @param state     logical state
+     * @param linkLayer InfiniBand or Ethernet (RoCE)
+     * @param activeMtu the active MTU in bytes
+     * @param maxMtu    the largest MTU in bytes
+     * @param lid       the LID (InfiniBand; 0 on RoCE)
+     * @param gids      the valid GID table entries (copied)
+     */
     public RdmaPort {
         gids = List.copyOf(gids);
     }

@@ -4,7 +4,7 @@ import java.net.InetSocketAddress;
 
 /** A listening endpoint: accepts channels and hands them to its handler. */
 public interface RdmaServer extends AutoCloseable {
-    /** The bound address (with the port chosen when 0 was asked for). */
+    /** {@return the bound address (with the port chosen when 0 was asked for)} */
     InetSocketAddress localAddress();
 
     /** Stops accepting; established channels stay open. Idempotent. */

@@ -7,6 +7,12 @@ package org.jrdma;
 public class RdmaUnavailableException extends RdmaException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The failure.
+     *
+     * @param message why jrdma cannot run, with the remedy
+     * @param cause   the underlying failure (null: none)
+     */
     public RdmaUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }

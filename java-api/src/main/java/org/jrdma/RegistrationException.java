@@ -7,6 +7,12 @@ package org.jrdma;
 public class RegistrationException extends RdmaException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The failure.
+     *
+     * @param message what failed and why
+     * @param errno   the errno of the failed call, or 0
+     */
     public RegistrationException(String message, int errno) {
         super(message, errno);
     }

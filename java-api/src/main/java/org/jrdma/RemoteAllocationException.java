@@ -18,20 +18,31 @@ public class RemoteAllocationException extends RdmaException {
         FAILED
     }
 
+    /** Why. */
     private final Reason reason;
+    /** The quota reached, or 0. */
     private final long limit;
 
+    /**
+     * The failure.
+     *
+     * @param message what failed and why
+     * @param reason  why
+     * @param limit   the quota reached, or 0
+     * @param errno   the errno of the failed call, or 0
+     */
     public RemoteAllocationException(String message, Reason reason, long limit, int errno) {
         super(message, errno);
         this.reason = reason;
         this.limit = limit;
     }
 
+    /** {@return why the peer refused} */
     public Reason reason() {
         return reason;
     }
 
-    /** The peer's quota that was reached (OVER_COUNT: allocations, OVER_BYTES: bytes), else 0. */
+    /** {@return the peer's quota that was reached (OVER_COUNT: allocations, OVER_BYTES: bytes), else 0} */
     public long limit() {
         return limit;
     }

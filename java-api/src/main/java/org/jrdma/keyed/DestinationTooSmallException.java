@@ -6,13 +6,25 @@ import org.jrdma.RdmaException;
 public class DestinationTooSmallException extends RdmaException {
     private static final long serialVersionUID = 1L;
 
+    /** The value's length in bytes. */
     private final long needed;
 
+    /**
+     * A refused fetch.
+     *
+     * @param message what was fetched into what
+     * @param needed  the value's length in bytes
+     */
     public DestinationTooSmallException(String message, long needed) {
         super(message, 0);
         this.needed = needed;
     }
 
+    /**
+     * The size a destination needs.
+     *
+     * @return the value's length in bytes
+     */
     public long needed() {
         return needed;
     }

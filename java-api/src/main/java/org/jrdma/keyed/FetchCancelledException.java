@@ -6,6 +6,11 @@ import org.jrdma.RdmaException;
 public class FetchCancelledException extends RdmaException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The failure.
+     *
+     * @param message what was fetched and why it ended
+     */
     public FetchCancelledException(String message) {
         super(message, 0);
     }

@@ -79,6 +79,12 @@ public final class KeyedChannel implements AutoCloseable {
      * Makes {@code channel} (of {@code context}) a keyed channel answering from {@code store} (null: it
      * only fetches). Call it before the peer sends keyed messages: on a server, from the handler's
      * {@code onOpen} ({@link #accepting}); on a client, right after the connect completed.
+     *
+     * @param context the context the channel belongs to (destinations are registered with it)
+     * @param channel an open channel
+     * @param store   what this side answers from (null: nothing; it only fetches)
+     * @param options the bounds of what the peer may ask
+     * @return the keyed channel
      */
     public static KeyedChannel attach(RdmaContext context, RdmaChannel channel, KeyedStore store, KeyedOptions options) {
         KeyedChannel keyed = new KeyedChannel(Objects.requireNonNull(context, "context"), Objects.requireNonNull(channel, "channel"),
@@ -88,7 +94,15 @@ public final class KeyedChannel implements AutoCloseable {
         return keyed;
     }
 
-    /** A server's handler: every accepted channel becomes a keyed channel, handed to {@code accepted}. */
+    /**
+     * A server's handler: every accepted channel becomes a keyed channel, handed to {@code accepted}.
+     *
+     * @param context  the server's context
+     * @param store    what the server answers from
+     * @param options  the bounds of what peers may ask
+     * @param accepted receives each keyed channel (on the event-loop thread; must not block)
+     * @return the handler to listen with
+     */
     public static ChannelHandler accepting(RdmaContext context, KeyedStore store, KeyedOptions options,
                                            Consumer<KeyedChannel> accepted) {
         return new ChannelHandler() {
@@ -104,11 +118,22 @@ public final class KeyedChannel implements AutoCloseable {
         };
     }
 
+    /**
+     * The channel underneath.
+     *
+     * @return the channel
+     */
     public RdmaChannel channel() {
         return channel;
     }
 
-    /** Fetches the value of {@code key} into the whole destination. */
+    /**
+     * Fetches the value of {@code key} into the whole destination.
+     *
+     * @param key         name and step
+     * @param destination where the bytes go
+     * @return completes with the value's length and metadata (see the other fetch)
+     */
     public CompletableFuture<Fetched> fetch(TransferKey key, RegisteredBuffer destination) {
         return fetch(key, destination, 0, destination.length());
     }
@@ -119,6 +144,12 @@ public final class KeyedChannel implements AutoCloseable {
      * other is registered for this fetch alone (its token dies when the fetch completes). Completes
      * once the bytes are there; fails with {@link DestinationTooSmallException} (the needed size),
      * {@link FetchTimeoutException}, {@link FetchCancelledException} or the channel's close cause.
+     *
+     * @param key         name and step
+     * @param destination where the bytes go
+     * @param offset      where in {@code destination}
+     * @param length      room for the value
+     * @return completes with the value's length and metadata
      */
     public CompletableFuture<Fetched> fetch(TransferKey key, RegisteredBuffer destination, int offset, int length) {
         Objects.requireNonNull(key, "key");

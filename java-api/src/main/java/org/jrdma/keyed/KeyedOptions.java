@@ -13,11 +13,22 @@ package org.jrdma.keyed;
  * right size from the context's pool and fetched again once, instead of failing with
  * {@link DestinationTooSmallException}.</li>
  * </ul>
+ *
+ * @param fetchTimeoutMillis how long a fetch may wait for its value
+ * @param maxWaitingFetches  fetches of the peer a producer keeps waiting
+ * @param retryTooSmall      whether a destination too small is replaced and the fetch retried once
  */
 public record KeyedOptions(int fetchTimeoutMillis, int maxWaitingFetches, boolean retryTooSmall) {
     /** 30 s, 4096 waiting fetches, no retry. */
     public static final KeyedOptions DEFAULTS = new KeyedOptions(30000, 4096, false);
 
+    /**
+     * Checks the bounds.
+     *
+     * @param fetchTimeoutMillis how long a fetch may wait for its value (positive)
+     * @param maxWaitingFetches  fetches of the peer a producer keeps waiting (positive)
+     * @param retryTooSmall      whether a destination too small is replaced and the fetch retried once
+     */
     public KeyedOptions {
         if (fetchTimeoutMillis < 1 || maxWaitingFetches < 1) {
             throw new IllegalArgumentException("fetchTimeoutMillis and maxWaitingFetches must be positive: "
@@ -25,14 +36,32 @@ public record KeyedOptions(int fetchTimeoutMillis, int maxWaitingFetches, boolea
         }
     }
 
+    /**
+     * These options with another retry choice.
+     *
+     * @param retry whether a destination too small is replaced and the fetch retried once
+     * @return the new options
+     */
     public KeyedOptions withRetryTooSmall(boolean retry) {
         return new KeyedOptions(fetchTimeoutMillis, maxWaitingFetches, retry);
     }
 
+    /**
+     * These options with another fetch timeout.
+     *
+     * @param millis how long a fetch may wait for its value (positive)
+     * @return the new options
+     */
     public KeyedOptions withFetchTimeoutMillis(int millis) {
         return new KeyedOptions(millis, maxWaitingFetches, retryTooSmall);
     }
 
+    /**
+     * These options with another bound on waiting fetches.
+     *
+     * @param fetches fetches of the peer a producer keeps waiting (positive)
+     * @return the new options
+     */
     public KeyedOptions withMaxWaitingFetches(int fetches) {
         return new KeyedOptions(fetchTimeoutMillis, fetches, retryTooSmall);
     }

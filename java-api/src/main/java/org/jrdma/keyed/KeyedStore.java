@@ -28,7 +28,16 @@ public final class KeyedStore {
     private final Map<TransferKey, Value> values = new HashMap<>();
     private final Map<TransferKey, List<Waiting>> waiting = new HashMap<>();
 
-    /** Publishes bytes [offset, offset + length) of {@code value}; fetches waiting for the key are answered now. */
+    /**
+     * Publishes bytes [offset, offset + length) of {@code value}; fetches waiting for the key are answered now.
+     *
+     * @param key      name and step
+     * @param value    the registered bytes (read by the device when fetched: keep them unchanged and open
+     *                 until unpublished)
+     * @param offset   where the value starts in {@code value}
+     * @param length   the value's length
+     * @param metadata small application bytes fetchers receive with it (dtype and shape, say)
+     */
     public void publish(TransferKey key, RegisteredBuffer value, int offset, int length, byte[] metadata) {
         Objects.requireNonNull(value, "value");
         if (offset < 0 || length < 0 || offset > value.length() || length > value.length() - offset) {
@@ -38,24 +47,43 @@ public final class KeyedStore {
         put(key, new Value(value, offset, length, checked(metadata), false));
     }
 
+    /**
+     * Publishes all of {@code value}.
+     *
+     * @param key      name and step
+     * @param value    the registered bytes (keep them unchanged and open until unpublished)
+     * @param metadata small application bytes fetchers receive with it
+     */
     public void publish(TransferKey key, RegisteredBuffer value, byte[] metadata) {
         publish(key, value, 0, value.length(), metadata);
     }
 
-    /** Publishes a dead value: no bytes, only metadata (fetches complete with {@link Fetched#dead()}). */
+    /**
+     * Publishes a dead value: no bytes, only metadata (fetches complete with {@link Fetched#dead()}).
+     *
+     * @param key      name and step
+     * @param metadata small application bytes fetchers receive
+     */
     public void publishDead(TransferKey key, byte[] metadata) {
         put(key, new Value(null, 0, 0, checked(metadata), true));
     }
 
-    /** Withdraws a value; fetches already being answered complete. False if it was not published. */
+    /**
+     * Withdraws a value; fetches already being answered complete.
+     *
+     * @param key name and step
+     * @return false if it was not published
+     */
     public synchronized boolean unpublish(TransferKey key) {
         return values.remove(key) != null;
     }
 
     /**
      * Drops every value of the step and fails the fetches waiting for one of its keys with
-     * {@link FetchCancelledException} (TensorFlow's CleanupAll at the end of a step). Returns the
-     * number of values dropped.
+     * {@link FetchCancelledException} (TensorFlow's CleanupAll at the end of a step).
+     *
+     * @param step the step id
+     * @return the number of values dropped
      */
     public int cleanup(long step) {
         List<Waiting> cancelled = new ArrayList<>();
@@ -82,12 +110,20 @@ public final class KeyedStore {
         return dropped;
     }
 
-    /** How many values are published. */
+    /**
+     * How many values are published.
+     *
+     * @return the count
+     */
     public synchronized int size() {
         return values.size();
     }
 
-    /** How many fetches wait here for values not published yet (over all channels). */
+    /**
+     * How many fetches wait here for values not published yet (over all channels).
+     *
+     * @return the count
+     */
     public synchronized int waitingFetches() {
         int n = 0;
         for (List<Waiting> list : waiting.values()) {

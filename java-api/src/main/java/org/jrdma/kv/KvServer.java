@@ -78,15 +78,33 @@ public final class KvServer implements AutoCloseable {
         this.server = context.listen(address, handler());
     }
 
+    /**
+     * Starts a server.
+     *
+     * @param context the context whose device the server listens on
+     * @param address an address of that device (port 0 picks a free one)
+     * @param merge   folds pushed values into stored ones
+     * @param options the bounds of what workers may ask
+     * @return the listening server
+     */
     public static KvServer listen(RdmaContext context, InetSocketAddress address, MergeFunction merge, KvOptions options) {
         return new KvServer(context, address, merge, options);
     }
 
+    /**
+     * Where the server listens.
+     *
+     * @return the address workers connect to
+     */
     public InetSocketAddress localAddress() {
         return server.localAddress();
     }
 
-    /** Keys stored. */
+    /**
+     * Keys stored.
+     *
+     * @return how many keys have a value
+     */
     public int size() {
         synchronized (values) {
             return values.size();

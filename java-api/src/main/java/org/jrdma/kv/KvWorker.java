@@ -58,7 +58,17 @@ public final class KvWorker implements AutoCloseable {
         this.context = context;
     }
 
-    /** Connects to every server (in key-range order) from {@code local} (null: the route's choice). */
+    /**
+     * Connects to every server (in key-range order) from {@code local}.
+     *
+     * @param context the context the worker's channels and requests use
+     * @param servers the servers' addresses; server i owns the i-th part of the key space
+     * @param local   the address to connect from (null: the route's choice)
+     * @return the connected worker
+     * @throws InterruptedException when interrupted while connecting
+     * @throws ExecutionException   when a connection failed (its cause says why)
+     * @throws TimeoutException     when a server did not answer within 30 s
+     */
     public static KvWorker connect(RdmaContext context, List<InetSocketAddress> servers, InetAddress local)
             throws InterruptedException, ExecutionException, TimeoutException {
         KvWorker worker = new KvWorker(context);
@@ -90,6 +100,11 @@ public final class KvWorker implements AutoCloseable {
      * them unchanged until then: a key that has a write slot at its server (values of at least
      * {@link KvOptions#slotMinBytes()}, once pushed) goes straight from {@code values} into it with one
      * RDMA WRITE with immediate; the others are copied into a PUSH message.
+     *
+     * @param keys    the keys, any order (a request goes to each server owning one)
+     * @param values  the values, back to back from offset 0
+     * @param lengths each value's length in bytes
+     * @return the request's timestamp, for {@link #waitFor} or {@link #request}
      */
     public long push(long[] keys, RegisteredBuffer values, int[] lengths) {
         int[] offsets = offsets(keys, lengths, values);
@@ -164,6 +179,9 @@ public final class KvWorker implements AutoCloseable {
      * ps-lite's barrier: done once {@code workers} workers (this one included) have entered it; server 0
      * keeps it. Returns the timestamp to {@link #waitFor}. Fails when the workers disagree on its size or
      * one of them goes away while the others wait.
+     *
+     * @param workers how many workers the barrier waits for, this one included (1..65536)
+     * @return the request's timestamp, for {@link #waitFor} or {@link #request}
      */
     public long barrier(int workers) {
         if (workers < 1 || workers > KvWire.MAX_BARRIER) {
@@ -182,6 +200,11 @@ public final class KvWorker implements AutoCloseable {
      * Pulls each key's value into its slot of {@code destination} (registered with REMOTE_WRITE):
      * slots are {@code lengths[i]} bytes, back to back from offset 0; when the pull is done,
      * {@code lengths[i]} holds the value's length. The server writes straight into the slots.
+     *
+     * @param keys        the keys, any order
+     * @param destination where the values go (registered with REMOTE_WRITE)
+     * @param lengths     in: each slot's capacity; out, once done: each value's length
+     * @return the request's timestamp, for {@link #waitFor} or {@link #request}
      */
     public long pull(long[] keys, RegisteredBuffer destination, int[] lengths) {
         if (!destination.access().contains(Access.REMOTE_WRITE)) {
@@ -213,7 +236,13 @@ public final class KvWorker implements AutoCloseable {
         return timestamp;
     }
 
-    /** Blocks until the push or pull is done at every server it went to; throws {@link KvException} if not. */
+    /**
+     * Blocks until the request is done at every server it went to (ps-lite's Wait), then forgets it.
+     *
+     * @param timestamp what {@link #push}, {@link #pull} or {@link #barrier} returned
+     * @throws KvException          when a server refused the request or went away
+     * @throws InterruptedException when interrupted while waiting
+     */
     public void waitFor(long timestamp) throws InterruptedException {
         Request request = requests.get(timestamp);
         if (request == null) {
@@ -228,7 +257,12 @@ public final class KvWorker implements AutoCloseable {
         }
     }
 
-    /** The request's future (completes exceptionally with {@link KvException}). */
+    /**
+     * The request's future, for waiting with a bound or chaining; {@link #waitFor} forgets the request.
+     *
+     * @param timestamp what {@link #push}, {@link #pull} or {@link #barrier} returned
+     * @return completes when the request is done, or exceptionally with {@link KvException}
+     */
     public CompletableFuture<Void> request(long timestamp) {
         Request request = requests.get(timestamp);
         if (request == null) {
@@ -237,11 +271,16 @@ public final class KvWorker implements AutoCloseable {
         return request.done;
     }
 
-    /** Keys whose pushes go straight from this worker's memory into a write slot at their server. */
+    /**
+     * Keys whose pushes go straight from this worker's memory into a write slot at their server.
+     *
+     * @return how many keys have a write slot
+     */
     public int slots() {
         return pushSlots.stream().mapToInt(PushSlots::size).sum();
     }
 
+    /** Closes the channels to every server: pending requests fail. */
     @Override
     public void close() {
         servers.forEach(RdmaChannel::close);

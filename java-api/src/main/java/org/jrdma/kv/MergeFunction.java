@@ -9,14 +9,29 @@ import java.nio.ByteBuffer;
  */
 @FunctionalInterface
 public interface MergeFunction {
+    /**
+     * Folds {@code pushed} into {@code stored}.
+     *
+     * @param key    the key
+     * @param stored the stored value, to update in place (its bytes from position to limit)
+     * @param pushed the pushed value, as long as {@code stored}; valid only during the call
+     */
     void merge(long key, ByteBuffer stored, ByteBuffer pushed);
 
-    /** Element-wise sum of little-endian float32 values (ps-lite's default); lengths must be multiples of 4. */
+    /**
+     * Element-wise sum of little-endian float32 values (ps-lite's default); lengths must be multiples of 4.
+     *
+     * @return the merge function
+     */
     static MergeFunction float32Sum() {
         return Float32Sum::merge;
     }
 
-    /** The pushed value replaces the stored one. */
+    /**
+     * The pushed value replaces the stored one.
+     *
+     * @return the merge function
+     */
     static MergeFunction overwrite() {
         return (key, stored, pushed) -> stored.duplicate().put(pushed.duplicate());
     }

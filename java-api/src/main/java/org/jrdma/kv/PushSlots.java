@@ -62,7 +62,7 @@ final class PushSlots {
         byKey.put(slot.key, slot);
     }
 
-    /** Slots usable. */
+    /** {@return how many slots are usable} */
     int size() {
         return byKey.size();
     }

@@ -10,15 +10,20 @@ import org.jrdma.RdmaDevice;
  * {@link org.jrdma.Rdma} instead.
  */
 public interface RdmaProvider {
-    /** Why the implementation cannot be used (native library missing, version mismatch, ...), or null. */
+    /** {@return why the implementation cannot be used (native library missing, version mismatch, ...), or null} */
     Throwable unavailabilityCause();
 
-    /** The native library's version; only when available. */
+    /** {@return the native library's version; only when available} */
     String libraryVersion();
 
-    /** Queries the devices now; only when available. */
+    /** {@return the devices, queried now; only when available} */
     List<RdmaDevice> devices();
 
-    /** Opens a context; only when available. */
+    /**
+     * Opens a context; only when available.
+     *
+     * @param config the device selection and every option
+     * @return the open context
+     */
     RdmaContext open(RdmaConfig config);
 }
