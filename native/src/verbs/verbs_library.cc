@@ -80,8 +80,4 @@ const Symbols& symbols() {
   return l.symbols;
 }
 
-bool available() noexcept {
-  return loaded().error.empty();
-}
-
 }  // namespace jrdma::verbs_library

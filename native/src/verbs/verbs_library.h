@@ -76,7 +76,4 @@ struct Symbols {
 // library or symbol that is missing, why (dlerror) and the remedy; later calls throw the same.
 const Symbols& symbols();
 
-// Loads the libraries if that has not been tried yet; true when every symbol resolved.
-bool available() noexcept;
-
 }  // namespace jrdma::verbs_library

@@ -132,7 +132,7 @@ public final class KvServer implements AutoCloseable {
             @Override
             public void onMessage(RdmaChannel channel, RdmaMessage message) {
                 ByteBuffer in = message.payload();
-                try {
+                KvWire.guarded(channel, "of worker", () -> {
                     byte type = in.remaining() > 0 ? in.get(0) : 0;
                     if (type == KvWire.PUSH) {
                         push(channel, in);
@@ -143,20 +143,12 @@ public final class KvServer implements AutoCloseable {
                     } else {
                         throw new ProtocolException("an unknown push/pull message type " + type);
                     }
-                } catch (ProtocolException violation) {
-                    LOG.log(Level.WARNING, "closing the channel of worker " + channel.remoteAddress() + ": " + violation.getMessage());
-                    channel.close();
-                }
+                });
             }
 
             @Override
             public void onImmediate(RdmaChannel channel, int slot) {
-                try {
-                    pushedIntoSlot(channel, slot);
-                } catch (ProtocolException violation) {
-                    LOG.log(Level.WARNING, "closing the channel of worker " + channel.remoteAddress() + ": " + violation.getMessage());
-                    channel.close();
-                }
+                KvWire.guarded(channel, "of worker", () -> pushedIntoSlot(channel, slot));
             }
 
             @Override

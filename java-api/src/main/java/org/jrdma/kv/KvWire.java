@@ -3,6 +3,7 @@ package org.jrdma.kv;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.jrdma.ProtocolException;
+import org.jrdma.RdmaChannel;
 
 /**
  * The push/pull messages (docs/kv.md), little-endian, checked field by field before use: a
@@ -33,6 +34,20 @@ final class KvWire {
     static final int BARRIER_BROKEN = 6;
 
     private KvWire() {
+    }
+
+    /**
+     * Runs the handling of what a peer sent; a {@link ProtocolException} from it closes that channel
+     * only (logged as "closing the channel {@code peer} address: why").
+     */
+    static void guarded(RdmaChannel channel, String peer, Runnable handling) {
+        try {
+            handling.run();
+        } catch (ProtocolException violation) {
+            System.getLogger("org.jrdma.kv").log(System.Logger.Level.WARNING,
+                    "closing the channel " + peer + " " + channel.remoteAddress() + ": " + violation.getMessage());
+            channel.close();
+        }
     }
 
     static ByteBuffer le(ByteBuffer b) {

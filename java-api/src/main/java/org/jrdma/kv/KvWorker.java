@@ -1,6 +1,5 @@
 package org.jrdma.kv;
 
-import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -31,7 +30,6 @@ import org.jrdma.RemoteBuffer;
  * why not). A server that goes away fails every pending request. Thread-safe.
  */
 public final class KvWorker implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger("org.jrdma.kv");
 
     /** One push or pull, waiting for the answers of {@code remaining} servers. */
     private static final class Request {
@@ -52,10 +50,12 @@ public final class KvWorker implements AutoCloseable {
     private final AtomicLong nextTimestamp = new AtomicLong(1);
     private final Map<Long, Request> requests = new ConcurrentHashMap<>();
     private final List<PushSlots> pushSlots = new ArrayList<>();
-    private AtomicInteger[] messagePushes; // per server: PUSH messages not yet answered
+    private final AtomicInteger[] messagePushes; // per server: PUSH messages not yet answered
 
-    private KvWorker(RdmaContext context) {
+    private KvWorker(RdmaContext context, int servers) {
         this.context = context;
+        this.messagePushes = new AtomicInteger[servers];
+        Arrays.setAll(messagePushes, s -> new AtomicInteger());
     }
 
     /**
@@ -71,7 +71,7 @@ public final class KvWorker implements AutoCloseable {
      */
     public static KvWorker connect(RdmaContext context, List<InetSocketAddress> servers, InetAddress local)
             throws InterruptedException, ExecutionException, TimeoutException {
-        KvWorker worker = new KvWorker(context);
+        KvWorker worker = new KvWorker(context, servers.size());
         for (InetSocketAddress server : servers) {
             int index = worker.servers.size();
             worker.pushSlots.add(new PushSlots());
@@ -79,8 +79,6 @@ public final class KvWorker implements AutoCloseable {
                     .get(30, TimeUnit.SECONDS);
             worker.servers.add(channel);
         }
-        worker.messagePushes = new AtomicInteger[servers.size()];
-        Arrays.setAll(worker.messagePushes, s -> new AtomicInteger());
         return worker;
     }
 
@@ -343,27 +341,19 @@ public final class KvWorker implements AutoCloseable {
         return new ChannelHandler() {
             @Override
             public void onMessage(RdmaChannel channel, RdmaMessage message) {
-                try {
-                    ByteBuffer in = KvWire.le(message.payload());
+                ByteBuffer in = KvWire.le(message.payload());
+                KvWire.guarded(channel, "to server", () -> {
                     if (in.remaining() > 0 && in.get(0) == KvWire.SLOT) {
                         pushSlots.get(server).announced(in);
                     } else {
                         answer(server, in);
                     }
-                } catch (ProtocolException violation) {
-                    LOG.log(Level.WARNING, "closing the channel to server " + channel.remoteAddress() + ": " + violation.getMessage());
-                    channel.close();
-                }
+                });
             }
 
             @Override
             public void onToken(RdmaChannel channel, RemoteBuffer token) {
-                try {
-                    pushSlots.get(server).token(token);
-                } catch (ProtocolException violation) {
-                    LOG.log(Level.WARNING, "closing the channel to server " + channel.remoteAddress() + ": " + violation.getMessage());
-                    channel.close();
-                }
+                KvWire.guarded(channel, "to server", () -> pushSlots.get(server).token(token));
             }
 
             @Override
