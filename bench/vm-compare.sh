@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Inside the test-rxe VM (one rxe device, loopback QPs): perftest, the native benchmark and the Java
-# tool (busy-poll and event mode) on the same device in the same boot, each server pinned to vCPU 0
+# Inside the test-rxe VM (one rxe device, loopback QPs): perftest (busy-polling, and with -e sleeping
+# on CQ events for the latency tests), the native benchmark and the Java tool (busy, adaptive and
+# event poll modes) on the same device in the same boot, each server pinned to vCPU 0
 # and each client to vCPU 1. The tools are INTERLEAVED case by case: for every test and size, all
 # tools run back to back (in an order that rotates from round to round), so a ratio compares runs
 # seconds apart instead of minutes; the machine's drift (perftest alone moved 2x between rounds when
@@ -41,12 +42,13 @@ wait_listening() {
 }
 
 port=18700
-run_perftest() { # test size iterations dir
+run_perftest() { # test size iterations dir [-e]
   port=$((port + 1))
-  taskset -c 0 "ib_$1" -d rxe0 -x 1 -s "$2" -n "$3" -p "$port" > "$4/perftest-server-$1-$2.txt" 2>&1 &
+  local name=perftest${5:+-e}
+  taskset -c 0 "ib_$1" -d rxe0 -x 1 -s "$2" -n "$3" -p "$port" ${5:-} > "$4/$name-server-$1-$2.txt" 2>&1 &
   local server=$!
   wait_listening "$port" || sleep 2
-  taskset -c 1 "ib_$1" -d rxe0 -x 1 -s "$2" -n "$3" -p "$port" "$ip" > "$4/perftest-$1-$2.txt" 2>&1
+  taskset -c 1 "ib_$1" -d rxe0 -x 1 -s "$2" -n "$3" -p "$port" ${5:-} "$ip" > "$4/$name-$1-$2.txt" 2>&1
   sleep 0.2; kill "$server" 2>/dev/null; wait "$server" 2>/dev/null
 }
 
@@ -119,13 +121,14 @@ stop_java() {
 
 echo "[compare] starting the Java tools (JIT warm-up)" >&2
 start_java busy
+start_java adaptive
 start_java event
 
-tools=(perftest java-busy java-event native)
+tools=(perftest perftest-e java-busy java-adaptive java-event native)
 for round in $(seq 1 "$rounds"); do
   round_dir="$out/round-$round"
   mkdir -p "$round_dir"
-  # Rotate the order: in round r the tool at position (r-1) mod 4 runs first.
+  # Rotate the order: in round r the tool at position (r-1) mod (number of tools) runs first.
   first=$(( (round - 1) % ${#tools[@]} ))
   order=("${tools[@]:first}" "${tools[@]:0:first}")
   echo "[compare] round $round of $rounds, order: ${order[*]}" >&2
@@ -136,7 +139,9 @@ for round in $(seq 1 "$rounds"); do
       for tool in "${order[@]}"; do
         case $tool in
           perftest) run_perftest "$test" "$size" "$n" "$round_dir" ;;
+          perftest-e) case $test in *_lat) run_perftest "$test" "$size" "$n" "$round_dir" -e ;; esac ;;
           java-busy) run_java busy "$test" "$size" "$round_dir" ;;
+          java-adaptive) run_java adaptive "$test" "$size" "$round_dir" ;;
           java-event) run_java event "$test" "$size" "$round_dir" ;;
           native) run_native "$test" "$size" "$round_dir" ;;
         esac

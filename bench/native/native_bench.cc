@@ -58,7 +58,7 @@ struct Side {
   // While connected only the CQ is polled (no system call), like perftest.
   void poll() {
     jrdma::EventRecord records[64];
-    int n = established ? context->poll(records, 64) : context->wait_events(records, 64, 0, false);
+    int n = established ? context->poll(records, 64) : context->wait_events(records, 64, 0, jrdma::PollMode::kEvent);
     for (int i = 0; i < n; ++i) handle(records[i]);
     if (!releases.empty()) {
       channel->engine.submit(releases.data(), static_cast<int>(releases.size()));
@@ -168,13 +168,13 @@ void close_pair(Pair& pair) {
   for (Side* side : {&pair.client, &pair.server}) {
     side->context->destroy_channel(side->channel);
     jrdma::EventRecord records[64];
-    side->context->wait_events(records, 64, 0, false);
+    side->context->wait_events(records, 64, 0, jrdma::PollMode::kEvent);
     side->data_mr.reset();
     side->incoming_mr.reset();
   }
   pair.server.context->close_listener(pair.listener);
   jrdma::EventRecord records[64];
-  pair.server.context->wait_events(records, 64, 0, false);
+  pair.server.context->wait_events(records, 64, 0, jrdma::PollMode::kEvent);
 }
 
 void send(Side& side, int size) { side.submit(jrdma::OpKind::kSend, static_cast<uint32_t>(size)); }

@@ -32,6 +32,7 @@ Context::Context(const ContextOptions& options)
       blocks_(pd_.get(), kKeptChannelBlocks),
       budget_(options.receive_budget),
       max_pending_connections_(options.max_pending_connections),
+      spin_(uint64_t{options.adaptive_spin_us} * 1000),
       table_(new std::atomic<Channel*>[kMaxChannels]) {
   for (uint32_t i = 0; i < kMaxChannels; ++i) table_[i].store(nullptr, std::memory_order_relaxed);
   try {
@@ -105,6 +106,7 @@ std::string Context::close() noexcept {
 }
 
 void Context::wake() {
+  wake_requested_.store(true, std::memory_order_release);
   uint64_t one = 1;
   // EAGAIN means the counter is already non-zero: a wake-up is pending anyway.
   if (write(wake_fd_, &one, sizeof one) < 0 && errno != EAGAIN) throw_errno("write(eventfd)", errno);

@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/adaptive_spin.h"
 #include "core/channel.h"
 #include "wire/handshake.h"
 #include "protocol/event_record.h"
@@ -44,6 +45,8 @@ struct ContextOptions {
   // Accepted connection requests not established yet, all listeners: each pins a queue pair and
   // its receive ring (RdmaConfig.maxPendingConnections).
   uint32_t max_pending_connections = 64;
+  // PollMode::kAdaptive: the longest spin before the loop sleeps (RdmaConfig.adaptiveSpinMicros).
+  uint32_t adaptive_spin_us = 100;
 };
 
 // A listening rdma_cm id and the options its channels get.
@@ -85,8 +88,8 @@ class Context : public EventSink, public LoopCommands {
   Context& operator=(const Context&) = delete;
 
   // Waits for completions, async events, connection events, records or a wake-up and writes up
-  // to `capacity` records. timeout_ms < 0 waits without limit; busy_poll spins on the CQ.
-  int wait_events(EventRecord* out, int capacity, int timeout_ms, bool busy_poll);
+  // to `capacity` records. timeout_ms < 0 waits without limit; `mode` says how (adaptive_spin.h).
+  int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode);
   // Polls the CQ once without touching any fd (the native benchmark's spin loop); the caller is
   // the loop thread from now on.
   int poll(EventRecord* out, int capacity);
@@ -169,6 +172,9 @@ class Context : public EventSink, public LoopCommands {
   void poll_cq(int budget);
   void flush_dirty_channels();
   int busy_wait(EventRecord* out, int capacity, int timeout_ms);
+  // PollMode::kAdaptive: spins on the CQ for the learned budget; returns the records found, or 0
+  // when the budget ran out or another thread asked for the loop (wake()).
+  int spin_before_sleep(EventRecord* out, int capacity);
   void check_fds(int timeout_ms);
   void drain_async_events();
   void drain_completion_channel();
@@ -188,6 +194,8 @@ class Context : public EventSink, public LoopCommands {
   const uint32_t max_pending_connections_;
   uint32_t pending_connections_ = 0;  // loop thread
   bool poll_pending_ = true;  // the CQ may hold completions not yet polled
+  AdaptiveSpin spin_;         // loop thread
+  std::atomic<bool> wake_requested_{false};  // set by wake(): a spin gives way to the eventfd
   bool closed_ = false;
   std::atomic<std::thread::id> loop_thread_{};
   std::chrono::steady_clock::time_point next_tick_{};

@@ -103,6 +103,7 @@ void Context::check_fds(int timeout_ms) {
         drain_cm_events();
         break;
       case kTagWake: {
+        wake_requested_.store(false, std::memory_order_relaxed);
         uint64_t count;
         if (read(wake_fd_, &count, sizeof count) == sizeof count) {
           emit(make_record(EventKind::kWakeup, 0));  // Java runs its queued tasks
@@ -144,7 +145,26 @@ int Context::poll(EventRecord* out, int capacity) {
   return take_records(out, capacity);
 }
 
-int Context::wait_events(EventRecord* out, int capacity, int timeout_ms, bool busy_poll) {
+int Context::spin_before_sleep(EventRecord* out, int capacity) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  const auto budget = std::chrono::nanoseconds(spin_.budget_ns());
+  for (;;) {
+    poll_cq(capacity);
+    if (int n = take_records(out, capacity); n > 0) {
+      spin_.found(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count()));
+      return n;
+    }
+    // Commands and Java's tasks arrive through the eventfd: stop spinning so that they run now.
+    if (wake_requested_.load(std::memory_order_acquire)) return 0;
+    if (Clock::now() - start >= budget) {
+      spin_.missed();
+      return 0;
+    }
+  }
+}
+
+int Context::wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode) {
   if (closed_) throw RdmaError(ErrorKind::kIllegalState, "context " + name_ + " is closed");
   if (capacity < 4) throw RdmaError(ErrorKind::kIllegalArgument, "capacity must be at least 4");
   loop_thread_.store(std::this_thread::get_id());
@@ -152,10 +172,15 @@ int Context::wait_events(EventRecord* out, int capacity, int timeout_ms, bool bu
   tick_channels();
   // Records left from the last round (more than one batch) go first; new events only when none are.
   if (int n = take_records(out, capacity); n > 0) return n;
-  if (busy_poll) return busy_wait(out, capacity, timeout_ms);
+  if (mode == PollMode::kBusy) return busy_wait(out, capacity, timeout_ms);
   for (;;) {
     if (poll_pending_) {
+      // The CQ stays unarmed while it has work: arming costs a system call on some devices (rxe).
       poll_cq(capacity);
+      if (int n = take_records(out, capacity); n > 0) return n;
+      if (mode == PollMode::kAdaptive && spin_.budget_ns() > 0) {
+        if (int n = spin_before_sleep(out, capacity); n > 0) return n;
+      }
       // Re-arm, then poll once more: a completion that arrived between the empty poll and the
       // re-arm raises no event, so it must be picked up here.
       cq_.arm();
@@ -166,7 +191,12 @@ int Context::wait_events(EventRecord* out, int capacity, int timeout_ms, bool bu
         return n;
       }
     }
+    const auto slept_from = std::chrono::steady_clock::now();
     check_fds(timeout_ms);
+    if (mode == PollMode::kAdaptive && poll_pending_) {  // a completion ended the sleep
+      spin_.woken_after(static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - slept_from).count()));
+    }
     if (int n = take_records(out, capacity); n > 0) return n;
     if (!poll_pending_) {
       // Timeout. Poll the CQ on the next call even without a notification: should a

@@ -14,7 +14,16 @@ namespace jrdma::jni {
 
 namespace {
 
-jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries, jlong receive_budget, jint max_pending) {
+// org.jrdma.PollMode's ordinal (EVENT, ADAPTIVE, BUSY); the layout line carries the names.
+PollMode poll_mode_of(jint ordinal) {
+  if (ordinal < 0 || ordinal > static_cast<int>(PollMode::kBusy)) {
+    throw RdmaError(ErrorKind::kIllegalArgument, "poll mode " + std::to_string(ordinal) + " is not 0..2");
+  }
+  return static_cast<PollMode>(ordinal);
+}
+
+jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries, jlong receive_budget, jint max_pending,
+            jint adaptive_spin_us) {
   return guarded<jlong>(env, 0, [&] {
     const char* chars = env->GetStringUTFChars(device, nullptr);
     if (chars == nullptr) throw std::bad_alloc();
@@ -25,6 +34,7 @@ jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries, jlo
     options.cq_entries = cq_entries;
     options.receive_budget = static_cast<uint64_t>(receive_budget);
     options.max_pending_connections = static_cast<uint32_t>(max_pending);
+    options.adaptive_spin_us = static_cast<uint32_t>(adaptive_spin_us);
     return to_handle(new Context(options));
   });
 }
@@ -41,10 +51,10 @@ void close0(JNIEnv* env, jclass, jlong handle) {
 jint cqCapacity0(JNIEnv*, jclass, jlong handle) { return from_handle<Context>(handle)->cq_capacity(); }
 
 jint waitEvents0(JNIEnv* env, jclass, jlong handle, jlong records_address, jint capacity, jint timeout_ms,
-                 jboolean busy_poll) {
+                 jint poll_mode) {
   return guarded<jint>(env, -1, [&] {
     auto* records = reinterpret_cast<EventRecord*>(static_cast<uintptr_t>(records_address));
-    return from_handle<Context>(handle)->wait_events(records, capacity, timeout_ms, busy_poll == JNI_TRUE);
+    return from_handle<Context>(handle)->wait_events(records, capacity, timeout_ms, poll_mode_of(poll_mode));
   });
 }
 
@@ -87,10 +97,10 @@ jlong address0(JNIEnv* env, jclass, jobject buffer) {
 }
 
 const JNINativeMethod kContextMethods[] = {
-    JRDMA_NATIVE(open0, "(Ljava/lang/String;IIJI)J"),
+    JRDMA_NATIVE(open0, "(Ljava/lang/String;IIJII)J"),
     JRDMA_NATIVE(close0, "(J)V"),
     JRDMA_NATIVE(cqCapacity0, "(J)I"),
-    JRDMA_NATIVE(waitEvents0, "(JJIIZ)I"),
+    JRDMA_NATIVE(waitEvents0, "(JJIII)I"),
     JRDMA_NATIVE(wake0, "(J)V"),
     JRDMA_NATIVE(register0, "(JJJI)J"),
     JRDMA_NATIVE(lkey0, "(J)I"),

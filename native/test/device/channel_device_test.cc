@@ -108,7 +108,7 @@ void run_loop(jrdma::Context& server, const std::function<bool(const jrdma::Even
   jrdma::EventRecord records[64];
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < deadline) {
-    int n = server.wait_events(records, 64, 100, false);
+    int n = server.wait_events(records, 64, 100, jrdma::PollMode::kEvent);
     for (int i = 0; i < n; ++i) {
       if (on(records[i])) return;
     }
@@ -157,7 +157,7 @@ TEST(ChannelDevice, WrongProtocolVersionIsRejectedWithAReasonBothSidesDecode) {
   EXPECT_EQ(jrdma::wire::kProtocolVersion, detail) << "the client learns the server's version";
   server.close_listener(listener);
   jrdma::EventRecord records[8];
-  server.wait_events(records, 8, 0, false);  // runs the queued close
+  server.wait_events(records, 8, 0, jrdma::PollMode::kEvent);  // runs the queued close
 }
 
 namespace {
@@ -210,7 +210,7 @@ struct RawChannel {
     if (channel != nullptr) server.destroy_channel(channel);
     server.close_listener(listener);
     jrdma::EventRecord records[8];
-    server.wait_events(records, 8, 0, false);  // runs the queued destroy and close
+    server.wait_events(records, 8, 0, jrdma::PollMode::kEvent);  // runs the queued destroy and close
     ibv_wc wc;
     for (int i = 0; i < 100 && ibv_poll_cq(client.cq, 1, &wc) == 0; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -363,7 +363,7 @@ TEST(ChannelDevice, ConnectionRequestsNeverCompletedAreBoundedPerListenerAndReje
   std::thread loop([&] {
     jrdma::EventRecord records[64];
     while (!stop) {
-      int n = server.wait_events(records, 64, 50, false);
+      int n = server.wait_events(records, 64, 50, jrdma::PollMode::kEvent);
       for (int i = 0; i < n; ++i) {
         if (records[i].kind == static_cast<int32_t>(jrdma::EventKind::kIncoming)) {
           accepted.push_back(reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(records[i].c)));
@@ -398,6 +398,6 @@ TEST(ChannelDevice, ConnectionRequestsNeverCompletedAreBoundedPerListenerAndReje
   for (jrdma::Channel* channel : accepted) server.destroy_channel(channel);
   server.close_listener(listener);
   jrdma::EventRecord records[64];
-  server.wait_events(records, 64, 0, false);  // runs the queued destroys and the close
+  server.wait_events(records, 64, 0, jrdma::PollMode::kEvent);  // runs the queued destroys and the close
   clients.clear();
 }

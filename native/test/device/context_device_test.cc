@@ -42,15 +42,16 @@ TEST(ContextDevice, UnknownDeviceIsAConfigurationError) {
 TEST(ContextDevice, WaitTimesOutAndWakes) {
   jrdma::Context context(rxe0());
   jrdma::EventRecord records[8];
-  EXPECT_EQ(0, context.wait_events(records, 8, 10, false));
-  EXPECT_EQ(0, context.wait_events(records, 8, 10, true));  // busy poll honours the timeout too
+  EXPECT_EQ(0, context.wait_events(records, 8, 10, jrdma::PollMode::kEvent));
+  EXPECT_EQ(0, context.wait_events(records, 8, 10, jrdma::PollMode::kBusy));  // busy poll honours the timeout too
+  EXPECT_EQ(0, context.wait_events(records, 8, 10, jrdma::PollMode::kAdaptive));
   std::thread waker([&] { context.wake(); });
-  int n = context.wait_events(records, 8, 10000, false);
+  int n = context.wait_events(records, 8, 10000, jrdma::PollMode::kEvent);
   waker.join();
   ASSERT_EQ(1, n);
   EXPECT_EQ(static_cast<int32_t>(jrdma::EventKind::kWakeup), records[0].kind);
   EXPECT_EQ("", context.close());
-  EXPECT_THROW(context.wait_events(records, 8, 0, false), jrdma::RdmaError);
+  EXPECT_THROW(context.wait_events(records, 8, 0, jrdma::PollMode::kEvent), jrdma::RdmaError);
 }
 
 TEST(ContextDevice, RegistersAndDeregisters) {

@@ -14,35 +14,42 @@ final class EnvironmentVariables {
     static RdmaConfig.Builder read(Map<String, String> env, RdmaConfig.Builder b) {
         String device = value(env, "RDMA_DEVICE");
         if (device != null) {
-            b.device(device, "RDMA_DEVICE");
+            b.values().device(device, "RDMA_DEVICE");
         }
         Integer v;
         if ((v = integer(env, "RDMA_DEVICE_PORT")) != null) {
-            b.port(v, "RDMA_DEVICE_PORT");
+            b.values().port(v, "RDMA_DEVICE_PORT");
         }
         if ((v = integer(env, "RDMA_GID_INDEX")) != null) {
-            b.gidIndex(v, "RDMA_GID_INDEX");
+            b.values().gidIndex(v, "RDMA_GID_INDEX");
         }
         if ((v = integer(env, "RDMA_MTU")) != null) {
-            b.mtu(v, "RDMA_MTU");
+            b.values().mtu(v, "RDMA_MTU");
         }
         if ((v = integer(env, "RDMA_PKEY")) != null) {
-            b.pkeyIndex(v, "RDMA_PKEY");
+            b.values().pkeyIndex(v, "RDMA_PKEY");
         }
         if ((v = integer(env, "RDMA_QUEUE_DEPTH")) != null) {
-            b.queueDepth(v, "RDMA_QUEUE_DEPTH");
+            b.values().queueDepth(v, "RDMA_QUEUE_DEPTH");
         }
         if ((v = integer(env, "RDMA_TIMEOUT")) != null) {
-            b.timeout(v, "RDMA_TIMEOUT");
+            b.values().timeout(v, "RDMA_TIMEOUT");
         }
         if ((v = integer(env, "RDMA_RETRY_CNT")) != null) {
-            b.retryCount(v, "RDMA_RETRY_CNT");
+            b.values().retryCount(v, "RDMA_RETRY_CNT");
         }
         if ((v = integer(env, "RDMA_SL")) != null) {
-            b.serviceLevel(v, "RDMA_SL");
+            b.values().serviceLevel(v, "RDMA_SL");
         }
         if ((v = integer(env, "RDMA_TRAFFIC_CLASS")) != null) {
-            b.trafficClass(v, "RDMA_TRAFFIC_CLASS");
+            b.values().trafficClass(v, "RDMA_TRAFFIC_CLASS");
+        }
+        String pollMode = value(env, "RDMA_POLL_MODE");
+        if (pollMode != null) {
+            b.values().pollMode(pollMode, "RDMA_POLL_MODE");
+        }
+        if ((v = integer(env, "RDMA_ADAPTIVE_SPIN_US")) != null) {
+            b.values().adaptiveSpinMicros(v, "RDMA_ADAPTIVE_SPIN_US");
         }
         return b;
     }

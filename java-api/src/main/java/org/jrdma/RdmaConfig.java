@@ -16,62 +16,13 @@ public final class RdmaConfig {
     /** The MTUs verbs knows. */
     public static final Set<Integer> MTUS = Set.of(256, 512, 1024, 2048, 4096);
 
-    private final String device;
-    private final int port;
-    private final int gidIndex;
-    private final int mtu;
-    private final int pkeyIndex;
-    private final int queueDepth;
-    private final int timeout;
-    private final int retryCount;
-    private final int rnrRetry;
-    private final int serviceLevel;
-    private final int trafficClass;
-    private final boolean busyPoll;
-    private final int completionQueueSize;
-    private final int eagerSize;
-    private final int maxInline;
-    private final int connectTimeoutMillis;
-    private final int maxMessageSize;
-    private final int rendezvousTransfers;
-    private final long receiveBudget;
-    private final int maxPendingConnections;
-    private final int keepaliveMillis;
-    private final int operationTimeoutMillis;
-    private final AgentLimits agentLimits;
-    private final byte[] preSharedKey; // null: no authentication
+    private final ConfigValues v;
 
-    private RdmaConfig(Builder b) {
-        if (b.port != 0 && b.device == null) {
-            throw new ConfigurationException(b.portVariable + "=" + b.port + " is only allowed together with "
-                    + (b.portVariable.equals("port") ? "device" : "RDMA_DEVICE") + " (name the device whose port you choose)");
-        }
-        this.device = b.device;
-        this.port = b.port;
-        this.gidIndex = b.gidIndex;
-        this.mtu = b.mtu;
-        this.pkeyIndex = b.pkeyIndex;
-        this.queueDepth = b.queueDepth;
-        this.timeout = b.timeout;
-        this.retryCount = b.retryCount;
-        this.rnrRetry = b.rnrRetry;
-        this.serviceLevel = b.serviceLevel;
-        this.trafficClass = b.trafficClass;
-        this.busyPoll = b.busyPoll;
-        this.completionQueueSize = b.completionQueueSize;
-        this.eagerSize = b.eagerSize;
-        this.maxInline = b.maxInline;
-        this.connectTimeoutMillis = b.connectTimeoutMillis;
-        this.maxMessageSize = Math.max(b.maxMessageSize, b.eagerSize - 16);
-        this.rendezvousTransfers = b.rendezvousTransfers;
-        this.receiveBudget = b.receiveBudget;
-        this.maxPendingConnections = b.maxPendingConnections;
-        this.keepaliveMillis = b.keepaliveMillis;
-        this.operationTimeoutMillis = b.operationTimeoutMillis;
-        this.agentLimits = b.agentLimits;
-        this.preSharedKey = b.preSharedKey;
+    private RdmaConfig(ConfigValues checked) {
+        this.v = checked;
     }
 
+    /** {@return a builder holding the defaults} */
     public static Builder builder() {
         return new Builder();
     }
@@ -86,412 +37,451 @@ public final class RdmaConfig {
         return fromEnvironment(System.getenv());
     }
 
-    /** Reads the RDMA_* variables from {@code env}; unset or empty variables keep their defaults. */
+    /**
+     * Reads the RDMA_* variables from {@code env}; unset or empty variables keep their defaults.
+     *
+     * @param env the variables, as {@link System#getenv()} gives them
+     * @return the configuration they describe
+     * @throws ConfigurationException naming the first variable with a bad value
+     */
     public static RdmaConfig fromEnvironment(Map<String, String> env) {
         return EnvironmentVariables.read(env, builder()).build();
     }
 
     /** {@return the device name, or null to pick the only device with an active port} */
     public String device() {
-        return device;
+        return v.device;
     }
 
     /** {@return 1-based port, or 0 for the device's first active port} */
     public int port() {
-        return port;
+        return v.port;
     }
 
     /** {@return GID index, or -1 to pick it (RoCE: the port's single routable RoCE v2 GID; InfiniBand: 0)} */
     public int gidIndex() {
-        return gidIndex;
+        return v.gidIndex;
     }
 
     /** {@return path MTU in bytes, or 0 for the port's active MTU} */
     public int mtu() {
-        return mtu;
+        return v.mtu;
     }
 
+    /** {@return the P_Key table index of the queue pairs} */
     public int pkeyIndex() {
-        return pkeyIndex;
+        return v.pkeyIndex;
     }
 
     /** {@return work requests per queue pair (send and receive each)} */
     public int queueDepth() {
-        return queueDepth;
+        return v.queueDepth;
     }
 
     /** {@return local ACK timeout exponent: 4.096 us * 2^timeout} */
     public int timeout() {
-        return timeout;
+        return v.timeout;
     }
 
+    /** {@return transport retries before an operation fails with RETRY_EXC_ERR} */
     public int retryCount() {
-        return retryCount;
+        return v.retryCount;
     }
 
+    /** {@return receiver-not-ready retries} */
     public int rnrRetry() {
-        return rnrRetry;
+        return v.rnrRetry;
     }
 
+    /** {@return the service level of the queue pairs' address} */
     public int serviceLevel() {
-        return serviceLevel;
+        return v.serviceLevel;
     }
 
+    /** {@return the GRH traffic class byte (the IP TOS on RoCE v2)} */
     public int trafficClass() {
-        return trafficClass;
+        return v.trafficClass;
     }
 
-    /** {@return whether the loop spins on the completion queue instead of sleeping (lowest latency, one core busy per context)} */
-    public boolean busyPoll() {
-        return busyPoll;
+    /** {@return how the event loop waits for completions (default {@link PollMode#ADAPTIVE})} */
+    public PollMode pollMode() {
+        return v.pollMode;
+    }
+
+    /** {@return the longest spin of {@link PollMode#ADAPTIVE} before the loop sleeps, in microseconds (default 100)} */
+    public int adaptiveSpinMicros() {
+        return v.adaptiveSpinMicros;
     }
 
     /** {@return completion queue entries, or 0 to size it for the queue pairs it serves} */
     public int completionQueueSize() {
-        return completionQueueSize;
+        return v.completionQueueSize;
     }
 
     /** {@return bytes per receive buffer including the 16-byte header: messages up to eagerSize - 16 are sent eagerly} */
     public int eagerSize() {
-        return eagerSize;
+        return v.eagerSize;
     }
 
     /**
-     * Sends and writes of up to this many bytes (a send's 16-byte header included) are copied into the
-     * work request instead of being read from registered memory by the device; the device's own limit
-     * caps it (a queue pair is created with the largest value up to this that the device accepts).
+     * {@return the bytes sent inline at most}. Sends and writes of up to this many bytes (a send's
+     * 16-byte header included) are copied into the work request instead of being read from registered
+     * memory by the device; the device's own limit caps it (a queue pair is created with the largest
+     * value up to this that the device accepts).
      */
     public int maxInline() {
-        return maxInline;
+        return v.maxInline;
     }
 
+    /** {@return how long address and route resolution and connecting may take, in milliseconds} */
     public int connectTimeoutMillis() {
-        return connectTimeoutMillis;
+        return v.connectTimeoutMillis;
     }
 
     /**
-     * The largest message this side receives (announced to the peer, whose sends above it are refused
-     * locally); never below eagerSize - 16. Messages above eagerSize - 16 go by rendezvous.
+     * {@return the largest message in bytes}. The largest message this side receives (announced to the
+     * peer, whose sends above it are refused locally); never below eagerSize - 16. Messages above
+     * eagerSize - 16 go by rendezvous.
      */
     public int maxMessageSize() {
-        return maxMessageSize;
+        return v.maxMessageSize;
     }
 
     /** {@return rendezvous messages a channel reads at a time (announced: the peer starts no more)} */
     public int rendezvousTransfers() {
-        return rendezvousTransfers;
+        return v.rendezvousTransfers;
     }
 
     /**
-     * Bytes a context reads by rendezvous at a time, over all its channels: a large message is
-     * given memory only once its length fits (one larger than the whole budget goes alone).
+     * {@return the budget in bytes}. Bytes a context reads by rendezvous at a time, over all its
+     * channels: a large message is given memory only once its length fits (one larger than the whole
+     * budget goes alone).
      */
     public long receiveBudget() {
-        return receiveBudget;
+        return v.receiveBudget;
     }
 
     /**
-     * Connection requests a server accepts that are not established yet, per listener (the listen's
-     * config) and per context (the context's config). Each pins a queue pair and a receive ring
-     * ({@code queueDepth * eagerSize} bytes) until it is established or given up; beyond the limit a
-     * request is rejected with "too many connection requests pending".
+     * {@return the pending requests allowed}. Connection requests a server accepts that are not
+     * established yet, per listener (the listen's config) and per context (the context's config). Each
+     * pins a queue pair and a receive ring ({@code queueDepth * eagerSize} bytes) until it is
+     * established or given up; beyond the limit a request is rejected with "too many connection
+     * requests pending".
      */
     public int maxPendingConnections() {
-        return maxPendingConnections;
+        return v.maxPendingConnections;
     }
 
     /**
-     * A channel whose peer sent nothing for this long closes with {@link PeerSilentException}; 0: not
-     * watched. Announced in the handshake: the peer sends a message at least every third of it when
-     * it has nothing else to send, so an idle but live channel stays open.
+     * {@return the bound in milliseconds, or 0}. A channel whose peer sent nothing for this long closes
+     * with {@link PeerSilentException}; 0: not watched. Announced in the handshake: the peer sends a
+     * message at least every third of it when it has nothing else to send, so an idle but live channel
+     * stays open.
      */
     public int keepaliveMillis() {
-        return keepaliveMillis;
+        return v.keepaliveMillis;
     }
 
     /**
-     * When a channel's operations wait this long without one of them completing (no credits or
-     * answer from the peer, no completion from the device), the channel closes and every one fails
-     * with {@link OperationTimeoutException}: a posted RDMA operation cannot be withdrawn alone. 0: never.
+     * {@return the bound in milliseconds, or 0}. When a channel's operations wait this long without one
+     * of them completing (no credits or answer from the peer, no completion from the device), the
+     * channel closes and every one fails with {@link OperationTimeoutException}: a posted RDMA
+     * operation cannot be withdrawn alone. 0: never.
      */
     public int operationTimeoutMillis() {
-        return operationTimeoutMillis;
+        return v.operationTimeoutMillis;
     }
 
     /** {@return the remote-memory agent's deadline and the quota a peer gets ({@link AgentLimits#DEFAULTS})} */
     public AgentLimits agentLimits() {
-        return agentLimits;
+        return v.agentLimits;
     }
 
     /**
-     * The key both ends of every channel of this context prove they hold (HMAC-SHA256 over fresh
-     * nonces of both sides; the key never travels), or null: no authentication. A copy.
+     * {@return a copy of the key, or null}. The key both ends of every channel of this context prove
+     * they hold (HMAC-SHA256 over fresh nonces of both sides; the key never travels), or null: no
+     * authentication.
      */
     public byte[] preSharedKey() {
-        return preSharedKey == null ? null : preSharedKey.clone();
+        return v.preSharedKey == null ? null : v.preSharedKey.clone();
     }
 
     @Override
     public String toString() {
-        return "RdmaConfig{device=" + (device == null ? "auto" : device) + ", port=" + (port == 0 ? "auto" : port)
-                + ", gidIndex=" + (gidIndex < 0 ? "auto" : gidIndex) + ", mtu=" + (mtu == 0 ? "active" : mtu)
-                + ", pkeyIndex=" + pkeyIndex + ", queueDepth=" + queueDepth + ", timeout=" + timeout
-                + ", retryCount=" + retryCount + ", rnrRetry=" + rnrRetry + ", serviceLevel=" + serviceLevel
-                + ", trafficClass=" + trafficClass + ", busyPoll=" + busyPoll + ", completionQueueSize="
-                + (completionQueueSize == 0 ? "auto" : completionQueueSize) + ", eagerSize=" + eagerSize
-                + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis + ", maxMessageSize="
-                + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers + ", receiveBudget=" + receiveBudget + ", maxPendingConnections=" + maxPendingConnections
-                + ", keepaliveMillis=" + keepaliveMillis
-                + ", operationTimeoutMillis=" + operationTimeoutMillis + ", agentLimits=" + agentLimits
-                + ", preSharedKey=" + (preSharedKey == null ? "none" : "set") + "}";
+        return v.toString();
     }
 
-    /** Builds a configuration; each setter checks its value at once. */
+    /** Builds a configuration; each setter checks its value at once and returns this builder. */
     public static final class Builder {
-        private String device;
-        private int port;
-        private String portVariable = "port";
-        private int gidIndex = -1;
-        private int mtu;
-        private int pkeyIndex;
-        private int queueDepth = 128;
-        private int timeout = 14;
-        private int retryCount = 6;
-        private int rnrRetry = 6;
-        private int serviceLevel;
-        private int trafficClass;
-        private boolean busyPoll;
-        private int completionQueueSize;
-        private int eagerSize = 4096;
-        private int maxInline = 236; // perftest's default for RC; small sends then need no DMA read of the payload
-        private int connectTimeoutMillis = 5000;
-        private int maxMessageSize = 1 << 30;
-        private int rendezvousTransfers = 8;
-        private long receiveBudget = 256L << 20;
-        private int maxPendingConnections = 64;
-        private int keepaliveMillis = 30000;
-        private int operationTimeoutMillis = 120000;
-        private AgentLimits agentLimits = AgentLimits.DEFAULTS;
-        private byte[] preSharedKey;
+        private final ConfigValues values = new ConfigValues();
 
         private Builder() {
         }
 
+        /** The values being built, for {@link EnvironmentVariables}, whose errors name the variables. */
+        ConfigValues values() {
+            return values;
+        }
+
+        /**
+         * The device to open.
+         * @param name a device name ({@code mlx5_0}, {@code rxe0})
+         * @return this builder
+         */
         public Builder device(String name) {
-            return device(name, "device");
-        }
-
-        Builder device(String name, String variable) {
-            Objects.requireNonNull(name, variable);
-            if (name.isBlank() || !name.chars().allMatch(c -> c > ' ' && c < 127 && c != '/')) {
-                throw new ConfigurationException(variable + "='" + name + "' is not a device name (e.g. mlx5_0, rxe0)");
-            }
-            this.device = name;
+            values.device(name, "device");
             return this;
         }
 
+        /**
+         * The port to use (only together with {@link #device}).
+         * @param port a 1-based port number, 1..255
+         * @return this builder
+         */
         public Builder port(int port) {
-            return port(port, "port");
-        }
-
-        Builder port(int port, String variable) {
-            this.port = range(variable, port, 1, 255, "a 1-based port number");
-            this.portVariable = variable;
+            values.port(port, "port");
             return this;
         }
 
+        /**
+         * The source GID.
+         * @param index an index of a valid GID of the port, 0..65535
+         * @return this builder
+         */
         public Builder gidIndex(int index) {
-            return gidIndex(index, "gidIndex");
-        }
-
-        Builder gidIndex(int index, String variable) {
-            this.gidIndex = range(variable, index, 0, 65535, "an index into the port's GID table");
+            values.gidIndex(index, "gidIndex");
             return this;
         }
 
+        /**
+         * Upper bound of the queue pairs' path MTU.
+         * @param bytes 256, 512, 1024, 2048 or 4096
+         * @return this builder
+         */
         public Builder mtu(int bytes) {
-            return mtu(bytes, "mtu");
-        }
-
-        Builder mtu(int bytes, String variable) {
-            if (!MTUS.contains(bytes)) {
-                throw new ConfigurationException(variable + "=" + bytes + " is not a verbs MTU; allowed: 256, 512, 1024, 2048, 4096");
-            }
-            this.mtu = bytes;
+            values.mtu(bytes, "mtu");
             return this;
         }
 
+        /**
+         * The P_Key table index of the queue pairs.
+         * @param index 0..65535
+         * @return this builder
+         */
         public Builder pkeyIndex(int index) {
-            return pkeyIndex(index, "pkeyIndex");
-        }
-
-        Builder pkeyIndex(int index, String variable) {
-            this.pkeyIndex = range(variable, index, 0, 65535, "an index into the port's P_Key table");
+            values.pkeyIndex(index, "pkeyIndex");
             return this;
         }
 
+        /**
+         * Work requests per queue of a channel, and the receive credits it announces.
+         * @param depth 4..16384 (default 128)
+         * @return this builder
+         */
         public Builder queueDepth(int depth) {
-            return queueDepth(depth, "queueDepth");
-        }
-
-        Builder queueDepth(int depth, String variable) {
-            this.queueDepth = range(variable, depth, 4, 16384, "work requests per queue and receive credits");
+            values.queueDepth(depth, "queueDepth");
             return this;
         }
 
+        /**
+         * Local ACK timeout; 0 (wait forever) is refused because it hides dead peers.
+         * @param exponent 1..31: 4.096 us * 2^exponent (default 14, about 67 ms)
+         * @return this builder
+         */
         public Builder timeout(int exponent) {
-            return timeout(exponent, "timeout");
-        }
-
-        Builder timeout(int exponent, String variable) {
-            if (exponent == 0) {
-                throw new ConfigurationException(variable + "=0 means wait forever for an ACK and hides dead peers;"
-                        + " allowed: 1..31 (4.096 us * 2^value; 14 is about 67 ms)");
-            }
-            this.timeout = range(variable, exponent, 1, 31, "4.096 us * 2^value");
+            values.timeout(exponent, "timeout");
             return this;
         }
 
+        /**
+         * Transport retries; 7 (forever) is refused.
+         * @param count 0..6 (default 6)
+         * @return this builder
+         */
         public Builder retryCount(int count) {
-            return retryCount(count, "retryCount");
-        }
-
-        Builder retryCount(int count, String variable) {
-            if (count == 7) {
-                throw new ConfigurationException(variable + "=7 means retry forever (a dead peer is never detected); allowed: 0..6");
-            }
-            this.retryCount = range(variable, count, 0, 6, "transport retries");
+            values.retryCount(count, "retryCount");
             return this;
         }
 
-        /** Receiver-not-ready retries (credits make RNR impossible in jrdma's own protocol; 7 would mean forever). */
+        /**
+         * Receiver-not-ready retries (credits make RNR impossible in jrdma's own protocol; 7 would mean forever).
+         * @param count 0..6 (default 6)
+         * @return this builder
+         */
         public Builder rnrRetry(int count) {
-            if (count == 7) {
-                throw new ConfigurationException("rnrRetry=7 means retry forever; allowed: 0..6");
-            }
-            this.rnrRetry = range("rnrRetry", count, 0, 6, "RNR retries");
+            values.rnrRetry(count);
             return this;
         }
 
+        /**
+         * The service level of the queue pairs' address.
+         * @param sl 0..7
+         * @return this builder
+         */
         public Builder serviceLevel(int sl) {
-            return serviceLevel(sl, "serviceLevel");
-        }
-
-        Builder serviceLevel(int sl, String variable) {
-            this.serviceLevel = range(variable, sl, 0, 7, "a service level");
+            values.serviceLevel(sl, "serviceLevel");
             return this;
         }
 
+        /**
+         * The GRH traffic class byte of queue pairs and connection packets.
+         * @param trafficClass 0..255
+         * @return this builder
+         */
         public Builder trafficClass(int trafficClass) {
-            return trafficClass(trafficClass, "trafficClass");
-        }
-
-        Builder trafficClass(int trafficClass, String variable) {
-            this.trafficClass = range(variable, trafficClass, 0, 255, "the GRH traffic class byte");
+            values.trafficClass(trafficClass, "trafficClass");
             return this;
         }
 
-        public Builder busyPoll(boolean busyPoll) {
-            this.busyPoll = busyPoll;
+        /**
+         * How the event loop waits for completions.
+         * @param mode event, adaptive (default) or busy
+         * @return this builder
+         */
+        public Builder pollMode(PollMode mode) {
+            values.pollMode = Objects.requireNonNull(mode, "mode");
             return this;
         }
 
+        /**
+         * The longest spin of {@link PollMode#ADAPTIVE} before the loop arms the queue and sleeps;
+         * the loop learns a shorter one from how soon completions follow activity.
+         * @param micros 1..1000000 (default 100)
+         * @return this builder
+         */
+        public Builder adaptiveSpinMicros(int micros) {
+            values.adaptiveSpinMicros(micros, "adaptiveSpinMicros");
+            return this;
+        }
+
+        /**
+         * Completion queue entries (default: sized for the queue pairs it serves).
+         * @param entries 1..4194304
+         * @return this builder
+         */
         public Builder completionQueueSize(int entries) {
-            this.completionQueueSize = range("completionQueueSize", entries, 1, 4_194_304, "completion queue entries");
+            values.completionQueueSize(entries);
             return this;
         }
 
-        /** Bytes per receive buffer, header included; both ends of a channel must agree. */
+        /**
+         * Bytes per receive buffer, header included; both ends of a channel must agree.
+         * @param bytes 64..16777216 (default 4096)
+         * @return this builder
+         */
         public Builder eagerSize(int bytes) {
-            this.eagerSize = range("eagerSize", bytes, 64, 1 << 24, "bytes per receive buffer");
+            values.eagerSize(bytes);
             return this;
         }
 
-        /** Bytes a send (header included) or write may carry inline; capped by the device's limit. */
+        /**
+         * Bytes a send (header included) or write may carry inline; capped by the device's limit.
+         * @param bytes 0..1024 (default 236)
+         * @return this builder
+         */
         public Builder maxInline(int bytes) {
-            this.maxInline = range("maxInline", bytes, 0, 1024, "bytes");
+            values.maxInline(bytes);
             return this;
         }
 
-        /** How long address/route resolution and connecting may take. */
+        /**
+         * How long address/route resolution and connecting may take.
+         * @param millis 100..600000 (default 5000)
+         * @return this builder
+         */
         public Builder connectTimeoutMillis(int millis) {
-            this.connectTimeoutMillis = range("connectTimeoutMillis", millis, 100, 600_000, "milliseconds");
+            values.connectTimeoutMillis(millis);
             return this;
         }
 
-        /** The largest message this side receives, 1..2^31-1 bytes (default 1 GiB). */
+        /**
+         * The largest message this side receives.
+         * @param bytes 1..2^31-1 (default 1 GiB)
+         * @return this builder
+         */
         public Builder maxMessageSize(int bytes) {
-            this.maxMessageSize = range("maxMessageSize", bytes, 1, Integer.MAX_VALUE, "bytes");
+            values.maxMessageSize(bytes);
             return this;
         }
 
-        /** Rendezvous messages a channel reads at a time, 1..1024 (default 8). */
+        /**
+         * Rendezvous messages a channel reads at a time.
+         * @param transfers 1..1024 (default 8)
+         * @return this builder
+         */
         public Builder rendezvousTransfers(int transfers) {
-            this.rendezvousTransfers = range("rendezvousTransfers", transfers, 1, 1024, "transfers per channel");
+            values.rendezvousTransfers(transfers);
             return this;
         }
 
-        /** Bytes a context reads by rendezvous at a time, 1 MiB..1 TiB (default 256 MiB). */
+        /**
+         * Bytes a context reads by rendezvous at a time.
+         * @param bytes 1 MiB..1 TiB (default 256 MiB)
+         * @return this builder
+         */
         public Builder receiveBudget(long bytes) {
-            if (bytes < (1L << 20) || bytes > (1L << 40)) {
-                throw new ConfigurationException("receiveBudget=" + bytes + " is out of range; allowed: 1048576.."
-                        + (1L << 40) + " (bytes being received at a time)");
-            }
-            this.receiveBudget = bytes;
+            values.receiveBudget(bytes);
             return this;
         }
 
-        /** Accepted connection requests not established yet, per listener and per context, 1..65535 (default 64). */
+        /**
+         * Accepted connection requests not established yet, per listener and per context.
+         * @param requests 1..65535 (default 64)
+         * @return this builder
+         */
         public Builder maxPendingConnections(int requests) {
-            this.maxPendingConnections = range("maxPendingConnections", requests, 1, 65535, "connection requests");
+            values.maxPendingConnections(requests);
             return this;
         }
 
-        /** Silence after which a channel's peer is declared gone: 0 (off) or 1000..3600000 ms (default 30000). */
+        /**
+         * Silence after which a channel's peer is declared gone.
+         * @param millis 0 (off) or 1000..3600000 (default 30000)
+         * @return this builder
+         */
         public Builder keepaliveMillis(int millis) {
-            if (millis != 0) {
-                // The loop checks every 100 ms: a bound of ten checks at least.
-                range("keepaliveMillis", millis, 1000, 3600000, "milliseconds, or 0 for off");
-            }
-            this.keepaliveMillis = millis;
+            values.keepaliveMillis(millis);
             return this;
         }
 
-        /** How long operations may wait without one completing: 0 (never fail) or 1000..86400000 ms (default 120000). */
+        /**
+         * How long operations may wait without one completing.
+         * @param millis 0 (never fail) or 1000..86400000 (default 120000)
+         * @return this builder
+         */
         public Builder operationTimeoutMillis(int millis) {
-            if (millis != 0) {
-                range("operationTimeoutMillis", millis, 1000, 86400000, "milliseconds, or 0 for no bound");
-            }
-            this.operationTimeoutMillis = millis;
+            values.operationTimeoutMillis(millis);
             return this;
         }
 
-        /** The remote-memory agent's deadline and quota (checked when the AgentLimits is made). */
+        /**
+         * The remote-memory agent's deadline and quota (checked when the AgentLimits is made).
+         * @param limits the limits
+         * @return this builder
+         */
         public Builder agentLimits(AgentLimits limits) {
-            this.agentLimits = java.util.Objects.requireNonNull(limits, "limits");
+            values.agentLimits = Objects.requireNonNull(limits, "limits");
             return this;
         }
 
-        /** Mutual authentication with this key (16..1024 bytes; null: none); both ends need the same key. */
+        /**
+         * Mutual authentication with this key; both ends need the same key.
+         * @param key 16..1024 bytes (32 random bytes are a good key), or null for none
+         * @return this builder
+         */
         public Builder preSharedKey(byte[] key) {
-            if (key != null && (key.length < 16 || key.length > 1024)) {
-                throw new ConfigurationException("preSharedKey of " + key.length + " bytes is out of range; allowed:"
-                        + " 16..1024 bytes (use 32 random bytes)");
-            }
-            this.preSharedKey = key == null ? null : key.clone();
+            values.preSharedKey(key);
             return this;
         }
 
+        /**
+         * Checks the rules between values (a port needs a device).
+         *
+         * @return the configuration
+         * @throws ConfigurationException when a rule is broken
+         */
         public RdmaConfig build() {
-            return new RdmaConfig(this);
-        }
-
-        private static int range(String variable, int value, int min, int max, String meaning) {
-            if (value < min || value > max) {
-                throw new ConfigurationException(variable + "=" + value + " is out of range; allowed: " + min + ".." + max
-                        + " (" + meaning + ")");
-            }
-            return value;
+            return new RdmaConfig(values.checkedCopy());
         }
     }
 }

@@ -25,7 +25,8 @@ class RdmaConfigTest {
         assertEquals(0, config.serviceLevel());
         assertEquals(128, config.queueDepth());
         assertEquals(236, config.maxInline());
-        assertFalse(config.busyPoll());
+        assertEquals(PollMode.ADAPTIVE, config.pollMode());
+        assertEquals(100, config.adaptiveSpinMicros());
     }
 
     @Test
@@ -43,6 +44,18 @@ class RdmaConfigTest {
         assertEquals(4, config.retryCount());
         assertEquals(5, config.serviceLevel());
         assertEquals(106, config.trafficClass());
+    }
+
+    @Test
+    void readsThePollModeVariables() {
+        RdmaConfig config = RdmaConfig.fromEnvironment(Map.of("RDMA_POLL_MODE", "Busy", "RDMA_ADAPTIVE_SPIN_US", "250"));
+        assertEquals(PollMode.BUSY, config.pollMode());
+        assertEquals(250, config.adaptiveSpinMicros());
+        ConfigurationException bad = assertThrows(ConfigurationException.class,
+                () -> RdmaConfig.fromEnvironment(Map.of("RDMA_POLL_MODE", "spin")));
+        assertEquals("RDMA_POLL_MODE='spin' is not a poll mode; allowed: event, adaptive, busy", bad.getMessage());
+        bad = assertThrows(ConfigurationException.class, () -> RdmaConfig.fromEnvironment(Map.of("RDMA_ADAPTIVE_SPIN_US", "0")));
+        assertTrue(bad.getMessage().startsWith("RDMA_ADAPTIVE_SPIN_US=0 is out of range; allowed: 1..1000000"), bad.getMessage());
     }
 
     @Test
@@ -93,8 +106,10 @@ class RdmaConfigTest {
         assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().maxInline(-1));
         assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().maxInline(1025));
         assertEquals(0, RdmaConfig.builder().maxInline(0).build().maxInline());
-        RdmaConfig config = RdmaConfig.builder().device("rxe0").port(1).busyPoll(true).completionQueueSize(1024).build();
-        assertTrue(config.busyPoll());
+        RdmaConfig config = RdmaConfig.builder().device("rxe0").port(1).pollMode(PollMode.BUSY).completionQueueSize(1024).build();
+        assertEquals(PollMode.BUSY, config.pollMode());
+        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().adaptiveSpinMicros(0));
+        assertEquals(5, RdmaConfig.builder().adaptiveSpinMicros(5).build().adaptiveSpinMicros());
         assertEquals(1024, config.completionQueueSize());
         assertTrue(config.toString().contains("device=rxe0"), config.toString());
     }

@@ -29,7 +29,7 @@ final class BenchCommand {
             System.err.println(e.getMessage());
             return 2;
         }
-        RdmaConfig.Builder config = configFromEnvironment().busyPoll(options.busyPoll).eagerSize(BenchOptions.EAGER);
+        RdmaConfig.Builder config = configFromEnvironment().pollMode(options.pollMode).eagerSize(BenchOptions.EAGER);
         if (options.server != null) {
             try (RdmaContext ctx = Rdma.open(config.build());
                  BenchServer server = new BenchServer(ctx, BenchOptions.socketAddress(options.server), System.err)) {
@@ -160,7 +160,7 @@ final class BenchCommand {
     private static final long WARM_UP_LIMIT_NANOS = 90_000_000_000L;
 
     private static String mode(BenchOptions options) {
-        return options.busyPoll ? "busy-poll" : "event";
+        return options.pollMode.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     private static RdmaConfig.Builder configFromEnvironment() {

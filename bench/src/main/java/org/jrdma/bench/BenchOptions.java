@@ -16,7 +16,7 @@ final class BenchOptions {
     int latencyIterations = 1000;
     int bandwidthIterations = 1000;
     int warmup = 200;
-    boolean busyPoll;
+    org.jrdma.PollMode pollMode = org.jrdma.PollMode.ADAPTIVE;
     int window = 64;
     String server; // --server ip:port
     String connect; // --connect ip:port
@@ -39,7 +39,7 @@ final class BenchOptions {
                 case "--bw-iters": o.bandwidthIterations = count(a, need(a, v), 1, MAX_ITERATIONS); i++; break;
                 case "--warmup": o.warmup = count(a, need(a, v), 0, MAX_ITERATIONS); i++; break;
                 case "--window": o.window = count(a, need(a, v), 1, 120); i++; break;
-                case "--mode": o.busyPoll = mode(need(a, v)); i++; break;
+                case "--mode": o.pollMode = mode(need(a, v)); i++; break;
                 case "--server": o.server = hostPort(a, need(a, v), 0); i++; break;
                 case "--connect": o.connect = hostPort(a, need(a, v), 1); i++; break;
                 case "--local": o.local = need(a, v); i++; break;
@@ -88,14 +88,13 @@ final class BenchOptions {
         return value;
     }
 
-    private static boolean mode(String v) {
-        if (v.equals("busy")) {
-            return true;
+    private static org.jrdma.PollMode mode(String v) {
+        for (org.jrdma.PollMode mode : org.jrdma.PollMode.values()) {
+            if (mode.name().equalsIgnoreCase(v)) {
+                return mode;
+            }
         }
-        if (v.equals("event")) {
-            return false;
-        }
-        throw new IllegalArgumentException("--mode is event or busy, not " + v);
+        throw new IllegalArgumentException("--mode is event, adaptive or busy, not " + v);
     }
 
     /** Sizes with an optional K, M or G suffix (powers of 1024), each 1 byte .. 1 GiB. */
@@ -135,7 +134,7 @@ final class BenchOptions {
                 "  --warmup N                    untimed iterations before each size (default 200, at most as many",
                 "                                as the timed ones); before all",
                 "                                tests the JIT is warmed up at 64 B until it is quiet (at most 90 s)",
-                "  --mode event|busy             sleep in epoll or spin on the CQ (default event)",
+                "  --mode event|adaptive|busy    sleep in epoll, spin a while first, or always spin (default adaptive)",
                 "  --window N                    operations in flight for *_bw (default 64)",
                 "  --server IP:PORT              run the server side only",
                 "  --connect IP:PORT [--local IP]  run the client side against a server",

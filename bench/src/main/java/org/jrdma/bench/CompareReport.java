@@ -22,9 +22,16 @@ import java.util.regex.Pattern;
 final class CompareReport {
     private static final Pattern LAT_ROW = Pattern.compile(
             "(?m)^\\s*(\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)");
+    /** perftest-TEST-SIZE.txt (busy-polling) and perftest-e-TEST-SIZE.txt (-e: sleeps on CQ events). */
+    private static final Pattern PERFTEST_FILE = Pattern.compile("perftest(-e)?-(\\w+_(?:lat|bw))-(\\d+)\\.txt");
     private static final Pattern BW_ROW = Pattern.compile(
             "(?m)^\\s*(\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
-    private static final List<String> OURS = List.of("java-event", "java-busy", "native");
+    /** jrdma's columns, each with the perftest column its ratio compares to (event mode: perftest -e for latency). */
+    private static final List<String> OURS = List.of("java-busy", "java-adaptive", "java-event", "native");
+
+    private static String reference(String column, String test) {
+        return column.equals("java-event") && test.endsWith("_lat") ? "perftest-e" : "perftest";
+    }
 
     private CompareReport() {
     }
@@ -47,16 +54,17 @@ final class CompareReport {
         for (Path round : roundDirs) {
             rounds.add(load(round));
         }
-        out.printf("%-10s %9s %10s %10s %6s %10s %6s %11s %10s %6s%n", "test", "bytes", "perftest", "java-event", "ratio",
-                "java-busy", "ratio", "busy-range", "native", "ratio");
+        out.printf("%-10s %9s %9s %10s %9s %6s %11s %13s %6s %10s %6s %9s %6s%n", "test", "bytes", "perftest", "perftest-e",
+                "java-busy", "ratio", "busy-range", "java-adaptive", "ratio", "java-event", "ratio", "native", "ratio");
         for (String test : BenchOptions.ALL_TESTS) {
             for (int size : sizes(rounds, test)) {
                 String key = test + " " + size;
-                StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %9d %10s", test, size,
-                        v(median(rounds, key, "perftest", null))));
+                StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %9d %9s %10s", test, size,
+                        v(median(rounds, key, "perftest", null)), v(median(rounds, key, "perftest-e", null))));
                 for (String column : OURS) {
-                    line.append(String.format(Locale.ROOT, " %10s %6s", v(median(rounds, key, column, null)),
-                            v(median(rounds, key, column, "perftest"))));
+                    int width = Math.max(9, column.length());
+                    line.append(String.format(Locale.ROOT, " %" + width + "s %6s", v(median(rounds, key, column, null)),
+                            v(median(rounds, key, column, reference(column, test)))));
                     if (column.equals("java-busy")) {
                         List<Double> ratios = perRound(rounds, key, column, "perftest");
                         line.append(String.format(Locale.ROOT, " %11s", ratios.isEmpty() ? "-"
@@ -67,7 +75,8 @@ final class CompareReport {
             }
         }
         out.println("latency: microseconds (perftest t_typical vs jrdma p50, one-way for send/write, round trip for read);"
-                + " bandwidth: MiB/s (BW average vs jrdma). ratio = jrdma / perftest.");
+                + " bandwidth: MiB/s (BW average vs jrdma). ratio = jrdma / perftest busy-polling, except java-event's"
+                + " latency ratio: / perftest -e (both sleep on CQ events).");
         if (rounds.size() > 1) {
             out.println("medians over " + rounds.size() + " rounds; each ratio is the median of the per-round ratios;"
                     + " busy-range: the lowest and highest per-round ratio of java-busy.");
@@ -77,25 +86,30 @@ final class CompareReport {
         return 0;
     }
 
-    /** A target of issue 6: the ratio java-busy / perftest of one row must stay at or below (or above) a bound. */
-    private record Target(String name, String test, int size, double bound, boolean atMost) {
+    /** A target (issues 6 and 17): the ratio column / reference of one row must stay at or below (or above) a bound. */
+    private record Target(String name, String column, String reference, String test, int size, double bound,
+                          boolean atMost) {
         boolean met(double ratio) {
             return atMost ? ratio <= bound : ratio >= bound;
         }
     }
 
     private static final List<Target> TARGETS = List.of(
-            new Target("send/recv ping-pong p50, 64 B", "send_lat", 64, 1.15, true),
-            new Target("write ping-pong p50, 64 B", "write_lat", 64, 1.15, true),
-            new Target("write bandwidth, 64 KiB", "write_bw", 65536, 0.95, false),
-            new Target("write bandwidth, 1 MiB", "write_bw", 1 << 20, 0.95, false),
-            new Target("read bandwidth, 64 KiB", "read_bw", 65536, 0.95, false),
-            new Target("read bandwidth, 1 MiB", "read_bw", 1 << 20, 0.95, false),
-            new Target("64 B message rate (send_bw)", "send_bw", 64, 0.8, false));
+            new Target("busy: send/recv ping-pong p50, 64 B", "java-busy", "perftest", "send_lat", 64, 1.15, true),
+            new Target("busy: write ping-pong p50, 64 B", "java-busy", "perftest", "write_lat", 64, 1.15, true),
+            new Target("busy: write bandwidth, 64 KiB", "java-busy", "perftest", "write_bw", 65536, 0.95, false),
+            new Target("busy: write bandwidth, 1 MiB", "java-busy", "perftest", "write_bw", 1 << 20, 0.95, false),
+            new Target("busy: read bandwidth, 64 KiB", "java-busy", "perftest", "read_bw", 65536, 0.95, false),
+            new Target("busy: read bandwidth, 1 MiB", "java-busy", "perftest", "read_bw", 1 << 20, 0.95, false),
+            new Target("busy: 64 B message rate (send_bw)", "java-busy", "perftest", "send_bw", 64, 0.8, false),
+            new Target("adaptive: send/recv p50, 64 B", "java-adaptive", "perftest", "send_lat", 64, 1.3, true),
+            new Target("adaptive: write p50, 64 B", "java-adaptive", "perftest", "write_lat", 64, 1.3, true),
+            new Target("event: send/recv p50 vs -e, 64 B", "java-event", "perftest-e", "send_lat", 64, 1.15, true),
+            new Target("event: write p50 vs -e, 64 B", "java-event", "perftest-e", "write_lat", 64, 1.15, true));
 
     /** Each target with the median of its per-round ratios, the ratios in round order, and in how many rounds it held. */
     private static void targets(List<Map<String, Map<String, Double>>> rounds, PrintStream out) {
-        out.println("targets (java-busy / perftest, per round in round order):");
+        out.println("targets (jrdma / perftest, per round in round order):");
         for (Target t : TARGETS) {
             String key = t.test() + " " + t.size();
             List<String> perRound = new ArrayList<>();
@@ -103,8 +117,8 @@ final class CompareReport {
             int measured = 0;
             for (Map<String, Map<String, Double>> round : rounds) {
                 Map<String, Double> row = round.getOrDefault(key, Map.of());
-                Double ours = row.get("java-busy");
-                Double reference = row.get("perftest");
+                Double ours = row.get(t.column());
+                Double reference = row.get(t.reference());
                 if (ours == null || reference == null || reference == 0) {
                     perRound.add("-");
                     continue;
@@ -114,13 +128,13 @@ final class CompareReport {
                 measured++;
                 met += t.met(ratio) ? 1 : 0;
             }
-            Double median = median(rounds, key, "java-busy", "perftest");
-            out.printf(Locale.ROOT, "  %-32s %s %.2f: median %s, rounds %s, met in %d of %d%n", t.name(),
+            Double median = median(rounds, key, t.column(), t.reference());
+            out.printf(Locale.ROOT, "  %-36s %s %.2f: median %s, rounds %s, met in %d of %d%n", t.name(),
                     t.atMost() ? "<=" : ">=", t.bound(), v(median), String.join(" ", perRound), met, measured);
         }
     }
 
-    /** One round: "test size" -> column (perftest, java-event, java-busy, native) -> value. */
+    /** One round: "test size" -> column (perftest, perftest-e, java-busy, java-adaptive, java-event, native) -> value. */
     private static Map<String, Map<String, Double>> load(Path dir) throws IOException {
         Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
         for (String column : OURS) {
@@ -141,12 +155,12 @@ final class CompareReport {
         }
         try (var files = Files.list(dir)) {
             for (Path file : (Iterable<Path>) files::iterator) {
-                Matcher name = Pattern.compile("perftest-(\\w+_(?:lat|bw))-(\\d+)\\.txt").matcher(file.getFileName().toString());
+                Matcher name = PERFTEST_FILE.matcher(file.getFileName().toString());
                 if (name.matches()) {
-                    Double value = perftest(file, name.group(1).endsWith("_lat"));
+                    Double value = perftest(file, name.group(2).endsWith("_lat"));
                     if (value != null) {
-                        cells.computeIfAbsent(name.group(1) + " " + name.group(2), k -> new LinkedHashMap<>())
-                                .put("perftest", value);
+                        cells.computeIfAbsent(name.group(2) + " " + name.group(3), k -> new LinkedHashMap<>())
+                                .put(name.group(1) == null ? "perftest" : "perftest-e", value);
                     }
                 }
             }

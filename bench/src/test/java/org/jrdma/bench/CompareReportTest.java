@@ -23,6 +23,12 @@ class CompareReportTest {
         Files.writeString(r.resolve("perftest-send_lat-64.txt"), "---\n" + LAT_HEADER + String.format(java.util.Locale.ROOT,
                 " 64      1000          35.62          2278.32      %.2f    \t       61.24       \t59.64  \t\t253.79  \t\t2278.32\n",
                 perftestLatency));
+        // perftest -e and the event mode: twice the busy figures, 1.10 of them for jrdma
+        Files.writeString(r.resolve("perftest-e-send_lat-64.txt"), "---\n" + LAT_HEADER + String.format(java.util.Locale.ROOT,
+                " 64      1000          35.62          2278.32      %.2f    \t       61.24       \t59.64  \t\t253.79  \t\t2278.32\n",
+                2 * perftestLatency));
+        Files.writeString(r.resolve("java-event.csv"), Report.CSV_HEADER + "\n"
+                + String.format(java.util.Locale.ROOT, "send_lat,64,1000,%.4f,300.0,500.0,,,\n", 2.2 * perftestLatency));
         Files.writeString(r.resolve("perftest-write_bw-65536.txt"), "---\n" + BW_HEADER + String.format(java.util.Locale.ROOT,
                 " 65536      1000           99.00              %.2f\t\t   0.000312\n", perftestBw));
         Files.writeString(r.resolve("java-busy.csv"), Report.CSV_HEADER + "\n"
@@ -40,13 +46,17 @@ class CompareReportTest {
         assertEquals(0, CompareReport.run(new String[] {dir.toString()}, new PrintStream(bytes, true, StandardCharsets.UTF_8)));
         String report = bytes.toString(StandardCharsets.UTF_8);
         String sendLat = report.lines().filter(l -> l.startsWith("send_lat")).findFirst().orElseThrow();
-        // perftest median 50.00; java-event absent; java-busy median 60.00, ratio median 1.10, range 1.00-1.50
-        assertTrue(sendLat.matches("send_lat\\s+64\\s+50\\.00\\s+-\\s+-\\s+60\\.00\\s+1\\.10\\s+1\\.00-1\\.50\\s+-\\s+-"), sendLat);
+        // perftest median 50.00, perftest -e 100.00; java-busy median 60.00, ratio median 1.10, range 1.00-1.50;
+        // java-adaptive absent; java-event 110.00, 1.10 of perftest -e; native absent
+        assertTrue(sendLat.matches("send_lat\\s+64\\s+50\\.00\\s+100\\.00\\s+60\\.00\\s+1\\.10\\s+1\\.00-1\\.50"
+                + "\\s+-\\s+-\\s+110\\.00\\s+1\\.10\\s+-\\s+-"), sendLat);
         String writeBw = report.lines().filter(l -> l.startsWith("write_bw")).findFirst().orElseThrow();
-        assertTrue(writeBw.matches("write_bw\\s+65536\\s+20\\.00\\s+-\\s+-\\s+19\\.00\\s+1\\.05\\s+0\\.95-1\\.20\\s+-\\s+-"),
+        assertTrue(writeBw.matches("write_bw\\s+65536\\s+20\\.00\\s+-\\s+19\\.00\\s+1\\.05\\s+0\\.95-1\\.20(\\s+-){6}"),
                 writeBw);
+        assertTrue(report.contains("event: send/recv p50 vs -e, 64 B     <= 1.15: median 1.10, rounds 1.10 1.10 1.10, met in 3 of 3"),
+                report);
         assertTrue(report.contains("median 1.10, rounds 1.10 1.50 1.00, met in 2 of 3"), report);
         assertTrue(report.contains("median 1.05, rounds 0.95 1.05 1.20, met in 3 of 3"), report);
-        assertTrue(report.contains("read bandwidth, 64 KiB           >= 0.95: median -, rounds - - -, met in 0 of 0"), report);
+        assertTrue(report.contains("busy: read bandwidth, 64 KiB         >= 0.95: median -, rounds - - -, met in 0 of 0"), report);
     }
 }

@@ -6,7 +6,8 @@ import org.jrdma.AsyncEventType;
 
 /**
  * The context's event-loop thread. It spends its time in native code (epoll on the completion
- * channel, the async-event fd and an eventfd, or spinning on the CQ in busy-poll mode) and comes
+ * channel, the async-event fd and an eventfd, spinning on the CQ for a while first in the adaptive
+ * mode, or all the time in the busy mode; {@link org.jrdma.PollMode}) and comes
  * back to Java once per batch of up to {@link #BATCH} records, which it dispatches in place.
  */
 final class EventLoop implements Runnable {
@@ -16,16 +17,16 @@ final class EventLoop implements Runnable {
 
     private final JniContext context;
     private final long handle;
-    private final boolean busyPoll;
+    private final int pollMode; // org.jrdma.PollMode's ordinal, as the native side reads it (layout line)
     private final EventRecords records;
     private final Thread thread;
     private volatile boolean stopping;
     private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> tasks = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-    EventLoop(JniContext context, long handle, boolean busyPoll) {
+    EventLoop(JniContext context, long handle, org.jrdma.PollMode pollMode) {
         this.context = context;
         this.handle = handle;
-        this.busyPoll = busyPoll;
+        this.pollMode = pollMode.ordinal();
         this.records = new EventRecords(BATCH);
         this.thread = new Thread(this, "jrdma-loop-" + context.device().name());
         this.thread.setDaemon(true);
@@ -72,7 +73,7 @@ final class EventLoop implements Runnable {
         try {
             while (!stopping) {
                 // A bounded wait: the CQ is polled at least every WAIT_MILLIS even if a notification were lost.
-                int n = NativeContext.waitEvents0(handle, records.address(), records.capacity(), WAIT_MILLIS, busyPoll);
+                int n = NativeContext.waitEvents0(handle, records.address(), records.capacity(), WAIT_MILLIS, pollMode);
                 for (int i = 0; i < n; i++) {
                     try {
                         dispatch(i);

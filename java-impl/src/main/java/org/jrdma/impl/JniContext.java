@@ -56,8 +56,8 @@ final class JniContext extends NativeResource implements RdmaContext {
         this.largeBlocks = new LargeBlocks(this, Math.min(config.receiveBudget(), 128L << 20));
         int cqEntries = config.completionQueueSize() > 0 ? config.completionQueueSize() : DEFAULT_CQ_ENTRIES;
         this.handle = NativeContext.open0(selection.device().name(), selection.port().number(), cqEntries,
-                config.receiveBudget(), config.maxPendingConnections());
-        this.loop = new EventLoop(this, handle, config.busyPoll());
+                config.receiveBudget(), config.maxPendingConnections(), config.adaptiveSpinMicros());
+        this.loop = new EventLoop(this, handle, config.pollMode());
         loop.start();
         this.counters = new ContextCounters(selection.device().name(), () -> children.stream()
                 .filter(c -> c instanceof JniChannel && !c.isFreed()).map(c -> (JniChannel) c).toList());

@@ -8,14 +8,14 @@ final class NativeContext {
     }
 
     /** Opens the device, PD, completion channel and CQ; returns the handle. */
-    static native long open0(String device, int port, int cqEntries, long receiveBudget, int maxPending);
+    static native long open0(String device, int port, int cqEntries, long receiveBudget, int maxPending, int adaptiveSpinMicros);
 
     static native void close0(long context);
 
     static native int cqCapacity0(long context);
 
     /** Blocks (or spins) until events; writes 32-byte records at recordsAddress; returns their count. */
-    static native int waitEvents0(long context, long recordsAddress, int capacity, int timeoutMillis, boolean busyPoll);
+    static native int waitEvents0(long context, long recordsAddress, int capacity, int timeoutMillis, int pollMode);
 
     static native void wake0(long context);
 

@@ -17,6 +17,7 @@ import org.jrdma.Access;
 import org.jrdma.ConfigurationException;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaClosedException;
+import org.jrdma.PollMode;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
@@ -60,7 +61,7 @@ class ContextLifecycleTest {
         RxeEnvironment.requireDevices();
         Map<String, Integer> before = resourceCounts();
         for (int i = 0; i < 100; i++) {
-            try (RdmaContext ctx = Rdma.open(RdmaConfig.builder().device("rxe0").busyPoll(i % 2 == 1).build())) {
+            try (RdmaContext ctx = Rdma.open(RdmaConfig.builder().device("rxe0").pollMode(PollMode.values()[i % 3]).build())) {
                 ctx.allocate(4096).close();
                 ctx.register(ByteBuffer.allocateDirect(8192));
             }

@@ -20,10 +20,13 @@ import java.util.concurrent.TimeUnit;
 import org.jrdma.BufferTooSmallException;
 import org.jrdma.ChannelHandler;
 import org.jrdma.RdmaChannel;
+import org.jrdma.PollMode;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Messages of any size over real rxe: above the eager size they go by rendezvous (the receiver
@@ -118,10 +121,11 @@ class RendezvousTest {
         }
     }
 
-    @Test
-    void busyPollModeCarriesTheSameStream() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = PollMode.class, names = {"BUSY", "EVENT"}) // ADAPTIVE, the default, runs everywhere else
+    void everyPollModeCarriesTheSameStream(PollMode mode) throws Exception {
         int[] sizes = {8, 4081, 100, MIB + 3, 64, 4 * MIB, 4000};
-        try (Endpoints e = new Endpoints(RdmaConfig.builder().busyPoll(true))) {
+        try (Endpoints e = new Endpoints(RdmaConfig.builder().pollMode(mode))) {
             stream(e, sizes);
         }
     }
