@@ -3,36 +3,41 @@ package org.jrdma.bench;
 import java.io.PrintStream;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code bench}: perftest-style latency and bandwidth tests over jrdma channels. Without
  * --server/--connect, server and client run in this process on two contexts (the client's device
  * is JRDMA_BENCH_CLIENT_DEVICE, else the same as the server's) and talk through the device.
  */
-final class BenchCommand {
-    private BenchCommand() {
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"perftest-style latency and bandwidth tests over jrdma channels.",
+            "Without --server/--connect, server and client run in this process on two contexts and talk through the"
+                    + " device (the client's device: JRDMA_BENCH_CLIENT_DEVICE, else the server's).",
+            "Device selection: RDMA_DEVICE etc. (docs/configuration.md)."})
+final class BenchCommand implements Callable<Integer> {
+    @Mixin
+    BenchOptions options;
+
+    @Override
+    public Integer call() throws Exception {
+        return run(options, System.out);
     }
 
-    static int run(String[] args, PrintStream out) throws Exception {
-        BenchOptions options;
-        try {
-            options = BenchOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            return 2;
-        }
+    static int run(BenchOptions options, PrintStream out) throws Exception {
         RdmaConfig.Builder config = configFromEnvironment().pollMode(options.pollMode).eagerSize(BenchOptions.EAGER);
         if (options.server != null) {
             try (RdmaContext ctx = Rdma.open(config.build());
-                 BenchServer server = new BenchServer(ctx, BenchOptions.socketAddress(options.server), System.err)) {
+                 BenchServer server = new BenchServer(ctx, options.server, System.err)) {
                 out.println("bench server on " + ctx.device().name() + " " + server.address() + " (" + mode(options) + ")");
                 out.flush();
                 Thread.currentThread().join(); // until killed
@@ -41,8 +46,7 @@ final class BenchCommand {
         }
         if (options.connect != null) {
             try (RdmaContext ctx = Rdma.open(config.build())) {
-                InetAddress local = options.local != null ? InetAddress.getByName(options.local) : null;
-                return runClient(new BenchClient(ctx, BenchOptions.socketAddress(options.connect), local, options, System.err), ctx, options, out);
+                return runClient(new BenchClient(ctx, options.connect, options.local, options, System.err), ctx, options, out);
             }
         }
         RdmaConfig serverConfig = config.build();
@@ -64,6 +68,9 @@ final class BenchCommand {
         }
         out.printf("jrdma bench: %s port %d, mtu %d, %s mode, warm-up %d, window %d%n", ctx.device().name(),
                 ctx.port().number(), ctx.mtu(), mode(options), options.warmup, options.window);
+        emulationNotice(ctx, out);
+        out.println("latency: one-way (round trip / 2) for send_lat and write_lat, round trip for read_lat, as perftest;"
+                + " iters: the timed iterations (fewer than asked for large sizes)");
         out.println(warmUp(client, options));
         out.flush();
         Report.header(out);
@@ -108,6 +115,7 @@ final class BenchCommand {
             throws Exception {
         System.err.printf("jrdma bench: %s port %d, mtu %d, %s mode, cases from stdin%n", ctx.device().name(),
                 ctx.port().number(), ctx.mtu(), mode(options));
+        emulationNotice(ctx, System.err);
         out.println("ready; " + warmUp(client, options));
         out.flush();
         java.io.BufferedReader in = new java.io.BufferedReader(
@@ -149,6 +157,10 @@ final class BenchCommand {
             }
             compiling = monitored ? jit.getTotalCompilationTime() - before : 0;
             rounds++;
+            if (!options.quiet) {
+                System.err.printf(java.util.Locale.ROOT, "[bench] JIT warm-up round %d: %.1f s so far, compiling %s%n", rounds,
+                        (System.nanoTime() - start) / 1e9, monitored ? compiling + " ms in this round" : "unknown");
+            }
         }
         return String.format(java.util.Locale.ROOT, "JIT warm-up: %d rounds of %d iterations per test at 64 bytes in %.1f s;"
                 + " compiling in the last round: %s", rounds, WARM_UP_ITERATIONS, (System.nanoTime() - start) / 1e9,
@@ -158,6 +170,19 @@ final class BenchCommand {
     private static final int WARM_UP_ITERATIONS = 2000;
     private static final long JIT_QUIET_MILLIS = 50;
     private static final long WARM_UP_LIMIT_NANOS = 90_000_000_000L;
+
+    /**
+     * A line saying when the device is a software one (Soft-RoCE, siw): a device without a parent
+     * device in sysfs is not hardware, and its figures measure the CPU that emulates it.
+     */
+    static void emulationNotice(RdmaContext ctx, PrintStream out) {
+        String name = ctx.device().name();
+        if (name.startsWith("rxe") || name.startsWith("siw")
+                || !java.nio.file.Files.exists(java.nio.file.Path.of("/sys/class/infiniband", name, "device"))) {
+            out.println("note: " + name + " is an emulated device (Soft-RoCE/siw in the kernel): these figures measure"
+                    + " the CPU that emulates it, not RDMA hardware");
+        }
+    }
 
     private static String mode(BenchOptions options) {
         return options.pollMode.name().toLowerCase(java.util.Locale.ROOT);

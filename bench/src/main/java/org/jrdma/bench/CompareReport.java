@@ -9,8 +9,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code compare-report DIR}: joins the outputs that bench/vm-compare.sh left in DIR — perftest's
@@ -19,7 +23,21 @@ import java.util.regex.Pattern;
  * holds several rounds (round-N/), each cell is the median over the rounds, and each ratio the
  * median of the per-round ratios (a ratio only ever compares figures of the same round).
  */
-final class CompareReport {
+@Command(name = "compare-report", mixinStandardHelpOptions = true,
+        description = "joins the outputs bench/compare left in DIR into one table of ratios jrdma / perftest")
+final class CompareReport implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "DIR", description = "bench/compare's results (bench/target/compare)")
+    Path dir;
+
+    @Option(names = "--plot", paramLabel = "DIR", description = "also draw PNG charts there: p50 and p99 latency and"
+            + " bandwidth by message size, one line per tool (CompareCharts)")
+    Path plotDir;
+
+    @Override
+    public Integer call() throws IOException {
+        return run(dir, plotDir, System.out);
+    }
+
     private static final Pattern LAT_ROW = Pattern.compile(
             "(?m)^\\s*(\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)");
     /** perftest-TEST-SIZE.txt (busy-polling) and perftest-e-TEST-SIZE.txt (-e: sleeps on CQ events). */
@@ -27,21 +45,19 @@ final class CompareReport {
     private static final Pattern BW_ROW = Pattern.compile(
             "(?m)^\\s*(\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
     /** jrdma's columns, each with the perftest column its ratio compares to (event mode: perftest -e for latency). */
-    private static final List<String> OURS = List.of("java-busy", "java-adaptive", "java-event", "native");
+    /** The suffix of a column's 99th-percentile latency ("java-busy p99"). */
+    static final String P99 = " p99";
+
+    static final List<String> OURS = List.of("java-busy", "java-adaptive", "java-event", "native");
 
     private static String reference(String column, String test) {
         return column.equals("java-event") && test.endsWith("_lat") ? "perftest-e" : "perftest";
     }
 
-    private CompareReport() {
-    }
-
-    static int run(String[] args, PrintStream out) throws IOException {
-        if (args.length != 1) {
-            System.err.println("usage: compare-report DIR");
-            return 2;
+    static int run(Path dir, Path plotDir, PrintStream out) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException(dir + " is not a directory (bench/compare writes bench/target/compare)");
         }
-        Path dir = Path.of(args[0]);
         List<Path> roundDirs;
         try (var files = Files.list(dir)) {
             roundDirs = files.filter(p -> p.getFileName().toString().matches("round-\\d+") && Files.isDirectory(p))
@@ -83,6 +99,11 @@ final class CompareReport {
         }
         out.println();
         targets(rounds, out);
+        if (plotDir != null) {
+            for (Path chart : CompareCharts.draw(rounds, plotDir)) {
+                out.println("chart: " + chart);
+            }
+        }
         return 0;
     }
 
@@ -143,13 +164,16 @@ final class CompareReport {
                 continue;
             }
             for (String line : Files.readAllLines(csv)) {
-                String[] f = line.split(",", -1);
-                if (f[0].equals("test") || f.length < 8) {
+                String[] f = Report.csvFields(line).toArray(String[]::new);
+                if (f.length < 8 || f[0].equals("test")) {
                     continue;
                 }
                 String value = f[0].endsWith("_lat") ? f[3] : f[6];
                 if (!value.isEmpty()) {
                     cells.computeIfAbsent(f[0] + " " + f[1], k -> new LinkedHashMap<>()).put(column, Double.parseDouble(value));
+                }
+                if (f[0].endsWith("_lat") && !f[4].isEmpty()) {
+                    cells.get(f[0] + " " + f[1]).put(column + P99, Double.parseDouble(f[4]));
                 }
             }
         }
@@ -157,10 +181,17 @@ final class CompareReport {
             for (Path file : (Iterable<Path>) files::iterator) {
                 Matcher name = PERFTEST_FILE.matcher(file.getFileName().toString());
                 if (name.matches()) {
-                    Double value = perftest(file, name.group(2).endsWith("_lat"));
+                    boolean latency = name.group(2).endsWith("_lat");
+                    String column = name.group(1) == null ? "perftest" : "perftest-e";
+                    Double value = perftest(file, latency, false);
                     if (value != null) {
-                        cells.computeIfAbsent(name.group(2) + " " + name.group(3), k -> new LinkedHashMap<>())
-                                .put(name.group(1) == null ? "perftest" : "perftest-e", value);
+                        Map<String, Double> row = cells.computeIfAbsent(name.group(2) + " " + name.group(3),
+                                k -> new LinkedHashMap<>());
+                        row.put(column, value);
+                        Double p99 = latency ? perftest(file, true, true) : null;
+                        if (p99 != null) {
+                            row.put(column + P99, p99);
+                        }
                     }
                 }
             }
@@ -168,13 +199,13 @@ final class CompareReport {
         return cells;
     }
 
-    private static List<Integer> sizes(List<Map<String, Map<String, Double>>> rounds, String test) {
+    static List<Integer> sizes(List<Map<String, Map<String, Double>>> rounds, String test) {
         return rounds.stream().flatMap(r -> r.keySet().stream()).filter(k -> k.startsWith(test + " "))
                 .map(k -> Integer.parseInt(k.substring(test.length() + 1))).distinct().sorted().toList();
     }
 
     /** The median over the rounds of a column's value, or of its ratio to another column of the same round. */
-    private static Double median(List<Map<String, Map<String, Double>>> rounds, String key, String column, String over) {
+    static Double median(List<Map<String, Map<String, Double>>> rounds, String key, String column, String over) {
         List<Double> values = perRound(rounds, key, column, over);
         if (values.isEmpty()) {
             return null;
@@ -199,13 +230,14 @@ final class CompareReport {
         return values;
     }
 
-    private static Double perftest(Path file, boolean latency) throws IOException {
+    /** perftest's typical latency (or its 99th percentile) or average bandwidth. */
+    private static Double perftest(Path file, boolean latency, boolean p99) throws IOException {
         String text = Files.readString(file);
         Matcher m = (latency ? LAT_ROW : BW_ROW).matcher(text);
         if (!m.find()) {
             return null;
         }
-        return Double.parseDouble(latency ? m.group(5) : m.group(4));
+        return Double.parseDouble(latency ? m.group(p99 ? 8 : 5) : m.group(4));
     }
 
     private static String v(Double value) {

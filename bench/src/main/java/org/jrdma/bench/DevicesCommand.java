@@ -2,18 +2,24 @@ package org.jrdma.bench;
 
 import java.io.PrintStream;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.jrdma.Gid;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaDevice;
 import org.jrdma.RdmaPort;
+import picocli.CommandLine.Command;
 
 /** Prints the library version and every RDMA device with its ports and GID table. */
-final class DevicesCommand {
-    private DevicesCommand() {
+@Command(name = "devices", mixinStandardHelpOptions = true,
+        description = "the library version and every RDMA device with its ports and GIDs (exit code 1: none)")
+final class DevicesCommand implements Callable<Integer> {
+    @Override
+    public Integer call() {
+        return run(System.out);
     }
 
     /** Exit status: 0 with at least one device, 1 when the library is unusable or no device exists. */
-    static int run(String[] args, PrintStream out) {
+    static int run(PrintStream out) {
         out.println("java: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         if (!Rdma.isAvailable()) {
             out.println("jrdma: NOT available: " + Rdma.unavailabilityCause());

@@ -3,6 +3,7 @@ package org.jrdma.bench;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +20,9 @@ import org.jrdma.keyed.KeyedOptions;
 import org.jrdma.keyed.KeyedStore;
 import org.jrdma.keyed.TransferKey;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
 /**
  * Keyed transfers, as an example and a measurement: a producer publishes values of 4 KiB, 64 KiB and
  * 4 MiB in a {@link KeyedStore}, a consumer on a channel to it fetches them into its own registered
@@ -26,23 +30,20 @@ import org.jrdma.keyed.TransferKey;
  * flight. Usage: {@code keyed [server-ip [client-ip]]} (default: the device's RoCE v2 GID address for
  * both, i.e. loopback through the device).
  */
-final class KeyedCommand {
+@Command(name = "keyed", mixinStandardHelpOptions = true, description = "keyed transfers (4 KiB, 64 KiB, 4 MiB): fetch latency and throughput")
+final class KeyedCommand implements Callable<Integer> {
     private static final int[] SIZES = {4096, 65536, 4 << 20};
     private static final int WINDOW = 16;
 
-    private KeyedCommand() {
-    }
+    @Mixin
+    PeerAddresses peers;
 
-    static int run(String[] args, PrintStream out) throws Exception {
-        if (args.length > 2 || (args.length > 0 && args[0].startsWith("-"))) {
-            boolean help = args[0].equals("--help") || args[0].equals("-h");
-            (help ? out : System.err).println("usage: java -jar jrdma-bench.jar keyed [server-ip [client-ip]]"
-                    + " (default: the device's RoCE v2 GID address for both)");
-            return help ? 0 : 2;
-        }
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
         try (RdmaContext ctx = Rdma.open()) {
-            InetAddress serverIp = args.length > 0 ? InetAddress.getByName(args[0]) : PingPongCommand.gidAddress(ctx);
-            InetAddress clientIp = args.length > 1 ? InetAddress.getByName(args[1]) : serverIp;
+            InetAddress serverIp = peers.server(ctx);
+            InetAddress clientIp = peers.client(ctx);
             KeyedStore store = new KeyedStore();
             RdmaServer server = ctx.listen(new InetSocketAddress(serverIp, 0),
                     KeyedChannel.accepting(ctx, store, KeyedOptions.DEFAULTS, producer -> { }));

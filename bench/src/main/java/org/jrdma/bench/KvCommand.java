@@ -3,6 +3,7 @@ package org.jrdma.bench;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
@@ -20,6 +21,9 @@ import org.jrdma.kv.KvServer;
 import org.jrdma.kv.KvWorker;
 import org.jrdma.kv.MergeFunction;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
 /**
  * Push/pull key-value, as an example and a measurement: a {@link KvServer} and a {@link KvWorker} on
  * one context, values of 4 KiB, 64 KiB and 4 MiB (float32 sums). Per size: the latency of one push and
@@ -28,27 +32,24 @@ import org.jrdma.kv.MergeFunction;
  * same two endpoints, plain RDMA WRITEs of the same size with the same window: the ceiling.
  * Usage: {@code kv [server-ip [client-ip]]} (default: the device's RoCE v2 GID address for both).
  */
-final class KvCommand {
+@Command(name = "kv", mixinStandardHelpOptions = true, description = "push/pull of float32 values next to plain RDMA WRITEs of the same size")
+final class KvCommand implements Callable<Integer> {
     private static final int[] SIZES = {4096, 65536, 4 << 20};
     private static final int WINDOW = 16;
-
-    private KvCommand() {
-    }
 
     private interface Request {
         long issue(int slot) throws Exception;
     }
 
-    static int run(String[] args, PrintStream out) throws Exception {
-        if (args.length > 2 || (args.length > 0 && args[0].startsWith("-"))) {
-            boolean help = args[0].equals("--help") || args[0].equals("-h");
-            (help ? out : System.err).println("usage: java -jar jrdma-bench.jar kv [server-ip [client-ip]]"
-                    + " (default: the device's RoCE v2 GID address for both)");
-            return help ? 0 : 2;
-        }
+    @Mixin
+    PeerAddresses peers;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
         try (RdmaContext ctx = Rdma.open()) {
-            InetAddress serverIp = args.length > 0 ? InetAddress.getByName(args[0]) : PingPongCommand.gidAddress(ctx);
-            InetAddress clientIp = args.length > 1 ? InetAddress.getByName(args[1]) : serverIp;
+            InetAddress serverIp = peers.server(ctx);
+            InetAddress clientIp = peers.client(ctx);
             KvServer server = KvServer.listen(ctx, new InetSocketAddress(serverIp, 0), MergeFunction.float32Sum(), KvOptions.DEFAULTS);
             KvWorker worker = KvWorker.connect(ctx, List.of(server.localAddress()), clientIp);
             RdmaServer sink = ctx.listen(new InetSocketAddress(serverIp, 0), (ch, m) -> { });

@@ -1,67 +1,82 @@
 package org.jrdma.bench;
 
-import java.util.Arrays;
+import java.io.PrintWriter;
+import java.util.List;
+import org.jrdma.ConfigurationException;
+import org.jrdma.RdmaException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParameterException;
 
-/** Command-line entry of jrdma-bench.jar. Today: {@code devices} (the default), listing the RDMA devices. */
-public final class Main {
-    private Main() {
+/**
+ * Command-line entry of jrdma-bench.jar (picocli). Exit codes: 0 done, 1 a run failed (an RDMA
+ * error, no device for {@code devices}), 2 bad input — a bad argument, an unknown command or option,
+ * or a configuration that cannot work (no device, a wrong RDMA_* value): always one line on stderr,
+ * never a stack trace.
+ */
+@Command(name = "jrdma-bench", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "jrdma's benchmarks and examples; without a command: devices.",
+        subcommands = {DevicesCommand.class, PingPongCommand.class, BenchCommand.class, KeyedCommand.class, KvCommand.class,
+            AllocCommand.class, IdleCpuCommand.class, CompareReport.class, JmhCommand.class})
+public final class Main implements java.util.concurrent.Callable<Integer> {
+    @Override
+    public Integer call() {
+        return DevicesCommand.run(System.out);
     }
 
-    public static void main(String[] args) throws Exception {
-        int status;
-        try {
-            status = run(args);
-        } catch (IllegalArgumentException | org.jrdma.ConfigurationException | java.net.UnknownHostException e) {
-            // Bad input or configuration (no device, a wrong RDMA_* value): one line, not a stack trace.
-            System.err.println("jrdma-bench: " + e.getMessage());
-            status = 2;
-        } catch (org.jrdma.RdmaException e) {
-            System.err.println("jrdma-bench: " + e.getMessage());
-            status = 1;
-        }
-        System.exit(status);
+    public static void main(String[] args) {
+        System.exit(run(args));
     }
 
-    static int run(String[] args) throws Exception {
-        String command = args.length == 0 ? "devices" : args[0];
-        String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+    static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setParameterExceptionHandler(Main::badArgument);
+        cli.setExecutionExceptionHandler((e, commandLine, parsed) -> failed(e, commandLine));
+        return cli;
+    }
+
+    /** A bad argument: one line naming the command and what is wrong, exit code 2. */
+    private static int badArgument(ParameterException e, String[] args) {
+        CommandLine command = e.getCommandLine();
+        PrintWriter err = command.getErr();
+        err.println(command.getCommandSpec().qualifiedName() + ": " + e.getMessage().replace('\n', ' ')
+                + " (see " + command.getCommandSpec().qualifiedName() + " --help)");
+        err.flush();
+        return CommandLine.ExitCode.USAGE;
+    }
+
+    /** What a command threw: one line for the errors a user can act on, a stack trace for bugs. */
+    private static int failed(Exception e, CommandLine command) {
+        PrintWriter err = command.getErr();
+        String name = command.getCommandSpec().qualifiedName();
         int status;
-        switch (command) {
-            case "devices":
-                status = DevicesCommand.run(rest, System.out);
-                break;
-            case "bench":
-                status = BenchCommand.run(rest, System.out);
-                break;
-            case "compare-report":
-                status = CompareReport.run(rest, System.out);
-                break;
-            case "jmh":
-                org.openjdk.jmh.Main.main(rest);
-                status = 0;
-                break;
-            case "pingpong":
-                status = PingPongCommand.run(rest, System.out);
-                break;
-            case "alloc":
-                status = AllocCommand.run(rest, System.out);
-                break;
-            case "keyed":
-                status = KeyedCommand.run(rest, System.out);
-                break;
-            case "kv":
-                status = KvCommand.run(rest, System.out);
-                break;
-            case "-h":
-            case "--help":
-                System.out.println("usage: java -jar jrdma-bench.jar [devices | pingpong [server-ip] [client-ip] | keyed [server-ip] [client-ip] | kv [server-ip] [client-ip] | alloc [iterations] | bench [options]]");
-                System.out.println(BenchOptions.usage());
-                status = 0;
-                break;
-            default:
-                System.err.println("unknown command '" + command + "'; try --help");
-                status = 2;
+        if (e instanceof IllegalArgumentException || e instanceof ConfigurationException || e instanceof java.net.UnknownHostException) {
+            err.println(name + ": " + e.getMessage()); // bad input or configuration (no device, a wrong RDMA_* value)
+            status = CommandLine.ExitCode.USAGE;
+        } else if (e instanceof RdmaException) {
+            err.println(name + ": " + e.getMessage());
+            status = CommandLine.ExitCode.SOFTWARE;
+        } else {
+            e.printStackTrace(err);
+            status = CommandLine.ExitCode.SOFTWARE;
         }
+        err.flush();
         return status;
+    }
+
+    /** {@code --version}: the tool's and the library's versions. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String tool = Main.class.getPackage().getImplementationVersion();
+            return List.of("jrdma-bench " + (tool == null ? "(development build)" : tool),
+                    "jrdma native library: " + (org.jrdma.Rdma.isAvailable() ? org.jrdma.Rdma.libraryVersion()
+                            : "not available: " + org.jrdma.Rdma.unavailabilityCause())).toArray(String[]::new);
+        }
     }
 }

@@ -3,6 +3,7 @@ package org.jrdma.bench;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.Rdma;
@@ -12,26 +13,26 @@ import org.jrdma.RdmaContext;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
 /**
  * A newcomer's example: a server and a client in one process exchange messages over RDMA and the
  * round trips are timed. Usage: {@code pingpong [server-ip] [client-ip]} (defaults: the address of
  * the device's RoCE v2 GID for both, i.e. loopback through the device).
  */
-final class PingPongCommand {
-    private PingPongCommand() {
-    }
+@Command(name = "pingpong", mixinStandardHelpOptions = true, description = "a server and a client in one process exchange 64-byte messages; round trips timed")
+final class PingPongCommand implements Callable<Integer> {
+    @Mixin
+    PeerAddresses peers;
 
-    static int run(String[] args, PrintStream out) throws Exception {
-        if (args.length > 2 || (args.length > 0 && args[0].startsWith("-"))) {
-            boolean help = args[0].equals("--help") || args[0].equals("-h");
-            (help ? out : System.err).println("usage: java -jar jrdma-bench.jar pingpong [server-ip [client-ip]]"
-                    + " (default: the device's RoCE v2 GID address for both)");
-            return help ? 0 : 2;
-        }
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
         RdmaConfig config = RdmaConfig.fromEnvironment();
         try (RdmaContext ctx = Rdma.open(config)) {
-            InetAddress serverIp = args.length > 0 ? InetAddress.getByName(args[0]) : gidAddress(ctx);
-            InetAddress clientIp = args.length > 1 ? InetAddress.getByName(args[1]) : serverIp;
+            InetAddress serverIp = peers.server(ctx);
+            InetAddress clientIp = peers.client(ctx);
             InetSocketAddress address = new InetSocketAddress(serverIp, 0);
 
             // Server: echo every message back from a buffer of its own.

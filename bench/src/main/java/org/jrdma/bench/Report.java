@@ -6,8 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
 
-/** Prints results as perftest-like table, and writes CSV / JSON. */
+/** Prints results as a perftest-like table, and writes CSV (commons-csv) and JSON (Gson). */
 final class Report {
     private Report() {
     }
@@ -40,11 +43,30 @@ final class Report {
 
     static final String CSV_HEADER = "test,bytes,iterations,p50_us,p99_us,p999_us,mib_per_s,mmsg_per_s,note";
 
-    /** One result as a CSV line (no line break; a note's line breaks and commas become spaces and semicolons). */
+    /** RFC 4180 (commons-csv): a note with commas or quotes is quoted; records end with a line break. */
+    private static final CSVFormat CSV = CSVFormat.RFC4180.builder().setRecordSeparator("").get();
+
+    /**
+     * One result as one CSV line (commons-csv quotes the note as needed). The note's line breaks
+     * become spaces: the line protocol of --cases-from-stdin reads one line per case.
+     */
     static String csvRow(Result r) {
-        return String.format(Locale.ROOT, "%s,%d,%d,%s,%s,%s,%s,%s,%s", r.test(), r.size(), r.iterations(), n(r.p50()),
-                n(r.p99()), n(r.p999()), n(r.mibPerSecond()), n(r.mmsgPerSecond()),
-                r.note().replaceAll("[\\r\\n]+", " ").replace(',', ';'));
+        try {
+            StringBuilder line = new StringBuilder();
+            CSV.printRecord(line, r.test(), r.size(), r.iterations(), n(r.p50()), n(r.p99()), n(r.p999()),
+                    n(r.mibPerSecond()), n(r.mmsgPerSecond()), r.note().replaceAll("[\\r\\n]+", " "));
+            return line.toString();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a StringBuilder does not throw
+        }
+    }
+
+    /** The fields of one CSV line written by {@link #csvRow} (or by the native benchmark). */
+    static List<String> csvFields(String line) throws IOException {
+        try (CSVParser parser = CSVParser.parse(line, CSVFormat.RFC4180)) {
+            List<CSVRecord> records = parser.getRecords();
+            return records.isEmpty() ? List.of() : records.get(0).toList();
+        }
     }
 
     static void json(Path file, List<Result> results) throws IOException {

@@ -43,7 +43,7 @@ class CompareReportTest {
         round(dir, 2, 40, 60, 20, 21); // 1.50 and 1.05
         round(dir, 3, 60, 60, 10, 12); // 1.00 and 1.20
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        assertEquals(0, CompareReport.run(new String[] {dir.toString()}, new PrintStream(bytes, true, StandardCharsets.UTF_8)));
+        assertEquals(0, CompareReport.run(dir, dir.resolve("charts"), new PrintStream(bytes, true, StandardCharsets.UTF_8)));
         String report = bytes.toString(StandardCharsets.UTF_8);
         String sendLat = report.lines().filter(l -> l.startsWith("send_lat")).findFirst().orElseThrow();
         // perftest median 50.00, perftest -e 100.00; java-busy median 60.00, ratio median 1.10, range 1.00-1.50;
