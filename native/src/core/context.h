@@ -123,6 +123,7 @@ class Context : public EventSink, public LoopCommands {
   ibv_context* device() const noexcept { return device_.get(); }
   ibv_pd* pd() const noexcept { return pd_.get(); }
   int cq_capacity() const noexcept { return cq_.capacity(); }
+  int cq_resizes() const noexcept { return cq_.resizes(); }
   // The channel with this key, or null (destroyed, or a stale key). Any thread.
   Channel* lookup(uint32_t key) const noexcept;
 

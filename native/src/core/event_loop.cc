@@ -70,8 +70,10 @@ void Context::flush_dirty_channels() {
 void Context::drain_completion_channel() {
   ibv_cq* ev_cq = nullptr;
   void* ev_ctx = nullptr;
-  // Non-blocking fd: returns -1 (EAGAIN) once no notification is left.
-  while (ibv_get_cq_event(channel_.get(), &ev_cq, &ev_ctx) == 0) cq_.event_received();
+  // One notification per wake-up: the CQ raises one per arm, and should more be queued (arms that
+  // were not slept on), the level-triggered epoll reports the fd again. Reading until EAGAIN would
+  // cost a system call per message in event mode.
+  if (ibv_get_cq_event(channel_.get(), &ev_cq, &ev_ctx) == 0) cq_.event_received();
 }
 
 void Context::drain_async_events() {
@@ -149,7 +151,7 @@ int Context::spin_before_sleep(EventRecord* out, int capacity) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   const auto budget = std::chrono::nanoseconds(spin_.budget_ns());
-  for (;;) {
+  for (unsigned spins = 1;; ++spins) {
     poll_cq(capacity);
     if (int n = take_records(out, capacity); n > 0) {
       spin_.found(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count()));
@@ -161,6 +163,10 @@ int Context::spin_before_sleep(EventRecord* out, int capacity) {
       spin_.missed();
       return 0;
     }
+    // Let other runnable threads of this CPU go first now and then: the application thread that
+    // would post the next request, or one spinning on memory the peer writes, may share the CPU.
+    // Returns at once when nothing else wants it.
+    if ((spins & 15) == 0) sched_yield();
   }
 }
 

@@ -50,6 +50,8 @@ void close0(JNIEnv* env, jclass, jlong handle) {
 
 jint cqCapacity0(JNIEnv*, jclass, jlong handle) { return from_handle<Context>(handle)->cq_capacity(); }
 
+jint cqResizes0(JNIEnv*, jclass, jlong handle) { return from_handle<Context>(handle)->cq_resizes(); }
+
 jint waitEvents0(JNIEnv* env, jclass, jlong handle, jlong records_address, jint capacity, jint timeout_ms,
                  jint poll_mode) {
   return guarded<jint>(env, -1, [&] {
@@ -100,6 +102,7 @@ const JNINativeMethod kContextMethods[] = {
     JRDMA_NATIVE(open0, "(Ljava/lang/String;IIJII)J"),
     JRDMA_NATIVE(close0, "(J)V"),
     JRDMA_NATIVE(cqCapacity0, "(J)I"),
+    JRDMA_NATIVE(cqResizes0, "(J)I"),
     JRDMA_NATIVE(waitEvents0, "(JJIII)I"),
     JRDMA_NATIVE(wake0, "(J)V"),
     JRDMA_NATIVE(register0, "(JJJI)J"),

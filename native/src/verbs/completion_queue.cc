@@ -11,6 +11,7 @@ CompletionQueue::CompletionQueue(ibv_context* context, int entries, ibv_comp_cha
   errno = 0;
   cq_ = ibv_create_cq(context, entries, nullptr, channel, 0);
   if (cq_ == nullptr) throw_errno("ibv_create_cq(cqe=" + std::to_string(entries) + ")", errno != 0 ? errno : ENOMEM);
+  capacity_.store(cq_->cqe, std::memory_order_relaxed);
 }
 
 CompletionQueue::~CompletionQueue() { release(); }
@@ -31,6 +32,8 @@ void CompletionQueue::reserve(int entries) {
   if (needed > capacity()) {
     int target = needed > 2 * capacity() ? needed : 2 * capacity();
     if (int rc = ibv_resize_cq(cq_, target); rc != 0) throw_errno("ibv_resize_cq(cqe=" + std::to_string(target) + ")", rc);
+    capacity_.store(cq_->cqe, std::memory_order_relaxed);
+    resizes_.fetch_add(1, std::memory_order_relaxed);
   }
   reserved_ = needed;
 }

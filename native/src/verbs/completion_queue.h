@@ -4,6 +4,8 @@
 
 #include <infiniband/verbs.h>
 
+#include <atomic>
+
 namespace jrdma::verbs {
 
 class CompletionQueue {
@@ -14,7 +16,9 @@ class CompletionQueue {
   CompletionQueue& operator=(const CompletionQueue&) = delete;
 
   ibv_cq* get() const noexcept { return cq_; }
-  int capacity() const noexcept { return cq_->cqe; }
+  // Entries the CQ holds, and how often it grew; any thread (JMX reads them).
+  int capacity() const noexcept { return capacity_.load(std::memory_order_relaxed); }
+  int resizes() const noexcept { return resizes_.load(std::memory_order_relaxed); }
 
   // Asks for a notification on the next completion. Throws on failure.
   void arm();
@@ -32,6 +36,8 @@ class CompletionQueue {
   static constexpr unsigned kAckBatch = 64;
   ibv_cq* cq_ = nullptr;
   unsigned unacked_events_ = 0;
+  std::atomic<int> capacity_{0};
+  std::atomic<int> resizes_{0};
 };
 
 }  // namespace jrdma::verbs

@@ -78,6 +78,24 @@ public interface RdmaContext extends AutoCloseable {
     ChannelCounters counters();
 
     /**
+     * The operations of this context's channels that failed, by status: the work completion status
+     * ({@code REM_ACCESS_ERR}, {@code RETRY_EXC_ERR}, {@code WR_FLUSH_ERR}, ...) or how a rendezvous
+     * send ended ({@code PEER_BUFFER_TOO_SMALL}, ...). Counted for the context's lifetime.
+     *
+     * @return a snapshot, sorted by status name; statuses that never occurred are absent
+     */
+    java.util.Map<String, Long> operationErrors();
+
+    /**
+     * The counters the device keeps for this context's port, read now from sysfs: the InfiniBand port
+     * counters ({@code port_xmit_data}, ...) and the driver's ({@code sent_pkts}, {@code rdma_sends},
+     * {@code retry_exceeded_err} on Soft-RoCE, ...; prefixed {@code hw_} where a name is taken).
+     *
+     * @return the counters by name; empty when the device shows none
+     */
+    java.util.Map<String, Long> deviceCounters();
+
+    /**
      * Listens for connections on an address of this context's device (port 0 picks a free port).
      * Each accepted channel gets {@code handler}.
      *

@@ -36,6 +36,7 @@ public class HotPathBenchmarks {
     private RemoteBuffer token;
     private Submissions submissions;
     private ChannelOp op;
+    private final ContextCounters errors = new ContextCounters("rxe0", java.util.List::of, java.util.Map::of, () -> 0, () -> 0);
 
     @Setup
     public void setUp() {
@@ -100,6 +101,45 @@ public class HotPathBenchmarks {
     @Benchmark
     public void checkRemoteRange() {
         token.checkRange(4096, 512);
+    }
+
+    /**
+     * What every submission pays for the slow-operation JFR event while no recording watches for it
+     * (the default): one check of JFR's flag, nothing allocated.
+     */
+    @Benchmark
+    public Object slowOperationEventOff() {
+        return ChannelEvents.operationStarted("rxe0", "peer", "SEND", 64);
+    }
+
+    /** A JFR recording watching for slow operations (threshold 20 ms: nothing slower happens here). */
+    @State(Scope.Benchmark)
+    public static class SlowOperationRecording {
+        jdk.jfr.Recording recording;
+
+        @Setup
+        public void start() {
+            recording = new jdk.jfr.Recording();
+            recording.enable("org.jrdma.SlowOperation").withThreshold(java.time.Duration.ofMillis(20));
+            recording.start();
+        }
+
+        @org.openjdk.jmh.annotations.TearDown
+        public void stop() {
+            recording.close();
+        }
+    }
+
+    /** The same while a recording watches: an event object per operation, timed, not committed below the threshold. */
+    @Benchmark
+    public void slowOperationEventOn(SlowOperationRecording watching) {
+        ChannelEvents.operationEnded(ChannelEvents.operationStarted("rxe0", "peer", "SEND", 64), null);
+    }
+
+    /** Counting a failed operation by status (the context's error counters; only failures pay it). */
+    @Benchmark
+    public void countFailure() {
+        errors.operationFailed("REM_ACCESS_ERR");
     }
 
     /** Writing a RemoteBuffer token into a message. */

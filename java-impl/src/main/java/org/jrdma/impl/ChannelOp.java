@@ -57,6 +57,7 @@ final class ChannelOp extends CompletableFuture<Object> {
     final long compareOrAdd;
     final long swap;
     long seq; // assigned under the channel's lock when submitted
+    ChannelEvents.SlowOperation timing; // set when submitted while a JFR recording watches for slow operations
 
     ChannelOp(Kind kind, BufferBase buffer, int offset, int length, long remoteAddress, int rkey, int immediate,
               long compareOrAdd, long swap) {
@@ -76,6 +77,9 @@ final class ChannelOp extends CompletableFuture<Object> {
         if (buffer != null) {
             buffer.release();
         }
+        if (timing != null) {
+            ChannelEvents.operationEnded(timing, null);
+        }
         complete(result);
     }
 
@@ -83,6 +87,9 @@ final class ChannelOp extends CompletableFuture<Object> {
     void fail(Throwable cause) {
         if (buffer != null) {
             buffer.release();
+        }
+        if (timing != null) {
+            ChannelEvents.operationEnded(timing, cause);
         }
         completeExceptionally(cause);
     }

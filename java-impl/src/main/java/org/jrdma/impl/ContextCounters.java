@@ -18,11 +18,32 @@ final class ContextCounters implements RdmaContextMXBean {
     private final String device;
     private final Supplier<Collection<JniChannel>> openChannels;
     private ChannelCounters closed = new ChannelCounters(new long[ChannelCounters.NAMES.size()]); // guarded by this
+    private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> errors =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final Supplier<java.util.Map<String, Long>> deviceCounters;
+    private final java.util.function.IntSupplier cqResizes;
+    private final java.util.function.IntSupplier cqCapacity;
     private ObjectName name;
 
-    ContextCounters(String device, Supplier<Collection<JniChannel>> openChannels) {
+    ContextCounters(String device, Supplier<Collection<JniChannel>> openChannels, Supplier<java.util.Map<String, Long>> deviceCounters,
+                    java.util.function.IntSupplier cqResizes, java.util.function.IntSupplier cqCapacity) {
         this.device = device;
         this.openChannels = openChannels;
+        this.deviceCounters = deviceCounters;
+        this.cqResizes = cqResizes;
+        this.cqCapacity = cqCapacity;
+    }
+
+    /** An operation failed with this status (its name): counted per status, for the context's lifetime. */
+    void operationFailed(String status) {
+        errors.computeIfAbsent(status, k -> new java.util.concurrent.atomic.LongAdder()).increment();
+    }
+
+    /** The failed operations by status name, sorted by name. */
+    java.util.Map<String, Long> errorsByStatus() {
+        java.util.Map<String, Long> snapshot = new java.util.TreeMap<>();
+        errors.forEach((status, count) -> snapshot.put(status, count.sum()));
+        return java.util.Collections.unmodifiableMap(snapshot);
     }
 
     void register(Object context) {
@@ -113,5 +134,25 @@ final class ContextCounters implements RdmaContextMXBean {
     @Override
     public long getFailedOperations() {
         return total().failedOperations();
+    }
+
+    @Override
+    public java.util.Map<String, Long> getErrorsByStatus() {
+        return errorsByStatus();
+    }
+
+    @Override
+    public java.util.Map<String, Long> getDeviceCounters() {
+        return deviceCounters.get();
+    }
+
+    @Override
+    public int getCompletionQueueResizes() {
+        return cqResizes.getAsInt();
+    }
+
+    @Override
+    public int getCompletionQueueCapacity() {
+        return cqCapacity.getAsInt();
     }
 }

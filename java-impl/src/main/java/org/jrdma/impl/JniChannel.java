@@ -124,6 +124,7 @@ final class JniChannel extends ChannelOperations {
                 return op;
             }
             op.seq = nextSeq++;
+            op.timing = ChannelEvents.operationStarted(context.device().name(), remote, op.kind.verb, op.length);
             if (op.kind == ChannelOp.Kind.ALLOCATE_REMOTE) {
                 agent.awaitReply(op); // answered by the peer, not in submission order
             } else {
@@ -241,7 +242,12 @@ final class JniChannel extends ChannelOperations {
         }
         if (status == WorkCompletion.SUCCESS) {
             op.succeed(op.kind.atomic() ? (Object) result : null);
-        } else if (status >= EventRecords.PEER_BUFFER_TOO_SMALL) {
+            return;
+        }
+        String failure = WorkCompletion.failure(status);
+        context.operationFailed(failure);
+        ChannelEvents.operationFailed(context.device().name(), remote, op.kind.verb, failure);
+        if (status >= EventRecords.PEER_BUFFER_TOO_SMALL) {
             op.fail(ConnectionFailures.rendezvousFailure(remote, status, op.length, result));
         } else if (status == WorkCompletion.WR_FLUSH_ERR) {
             op.fail(closedException()); // flushed by our own close

@@ -60,7 +60,8 @@ final class JniContext extends NativeResource implements RdmaContext {
         this.loop = new EventLoop(this, handle, config.pollMode());
         loop.start();
         this.counters = new ContextCounters(selection.device().name(), () -> children.stream()
-                .filter(c -> c instanceof JniChannel && !c.isFreed()).map(c -> (JniChannel) c).toList());
+                .filter(c -> c instanceof JniChannel && !c.isFreed()).map(c -> (JniChannel) c).toList(),
+                this::deviceCounters, () -> completionQueue(true), () -> completionQueue(false));
         counters.register(this);
     }
 
@@ -211,6 +212,35 @@ final class JniContext extends NativeResource implements RdmaContext {
     @Override
     public org.jrdma.ChannelCounters counters() {
         return counters.total();
+    }
+
+    @Override
+    public java.util.Map<String, Long> operationErrors() {
+        return counters.errorsByStatus();
+    }
+
+    @Override
+    public java.util.Map<String, Long> deviceCounters() {
+        return DeviceCounters.read(selection.device().name(), selection.port().number());
+    }
+
+    /** An operation of one of this context's channels failed with this status (its name). */
+    void operationFailed(String status) {
+        counters.operationFailed(status);
+    }
+
+    /** The CQ's resizes or capacity (JMX, any thread), or -1 once the context is closed. */
+    private int completionQueue(boolean resizes) {
+        try {
+            acquire();
+        } catch (RuntimeException closed) {
+            return -1;
+        }
+        try {
+            return resizes ? NativeContext.cqResizes0(handle) : NativeContext.cqCapacity0(handle);
+        } finally {
+            release();
+        }
     }
 
     void childFreed(NativeResource child) {

@@ -14,6 +14,8 @@ final class NativeContext {
 
     static native int cqCapacity0(long context);
 
+    static native int cqResizes0(long context);
+
     /** Blocks (or spins) until events; writes 32-byte records at recordsAddress; returns their count. */
     static native int waitEvents0(long context, long recordsAddress, int capacity, int timeoutMillis, int pollMode);
 

@@ -16,4 +16,18 @@ final class WorkCompletion {
     static String status(int status) {
         return status >= 0 && status < STATUS.length ? STATUS[status] : "status " + status;
     }
+
+    /** The name of an operation's failure status: an ibv_wc_status, or how a rendezvous send ended. */
+    static String failure(int status) {
+        switch (status) {
+            case EventRecords.PEER_BUFFER_TOO_SMALL:
+                return "PEER_BUFFER_TOO_SMALL";
+            case EventRecords.PEER_COULD_NOT_RECEIVE:
+                return "PEER_COULD_NOT_RECEIVE";
+            case EventRecords.EXPOSE_FAILED:
+                return "EXPOSE_FAILED";
+            default:
+                return status(status);
+        }
+    }
 }

@@ -17,7 +17,11 @@ import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
 import org.junit.jupiter.api.Test;
 
-/** A known workload gives exact counters on both ends of a channel, they outlive its close, and JFR records the channel. */
+/**
+ * A known workload gives exact counters on both ends of a channel, they outlive its close, and JFR records the
+ * channel; failures are counted by status, operations above the JFR threshold are recorded, and the device's own
+ * counters are readable.
+ */
 class ChannelCountersTest {
     private static final int MIB = 1 << 20;
 
@@ -128,5 +132,61 @@ class ChannelCountersTest {
             out.close();
         }
         assertTrue(!jmx.isRegistered(clientBean), "the MXBean goes with its context");
+    }
+
+    @Test
+    void failuresAreCountedByStatusSlowOperationsRecordedAndTheDeviceCountsPackets() throws Exception {
+        java.nio.file.Path jfr = java.nio.file.Files.createTempFile("jrdma", ".jfr");
+        jdk.jfr.Recording recording = new jdk.jfr.Recording();
+        recording.enable("org.jrdma.OperationFailed");
+        recording.enable("org.jrdma.SlowOperation").withThreshold(java.time.Duration.ZERO); // every operation is "slow"
+        recording.start();
+        try (Endpoints e = new Endpoints()) {
+            InetSocketAddress address = Endpoints.nextAddress();
+            CountDownLatch received = new CountDownLatch(20);
+            e.listen(address, (ch, m) -> received.countDown());
+            RdmaChannel channel = e.connect(address, (ch, m) -> { });
+            RegisteredBuffer out = e.client.allocate(4096);
+            long packetsBefore = e.client.deviceCounters().getOrDefault("sent_pkts", -1L);
+            assertTrue(packetsBefore >= 0, "rxe counts its packets (hw_counters/sent_pkts): " + e.client.deviceCounters());
+            for (int i = 0; i < 20; i++) {
+                channel.send(out, 0, 100).get(30, TimeUnit.SECONDS);
+            }
+            assertTrue(received.await(30, TimeUnit.SECONDS));
+            long packetsAfter = e.client.deviceCounters().get("sent_pkts");
+            assertTrue(packetsAfter >= packetsBefore + 20, packetsBefore + " -> " + packetsAfter + " packets for 20 messages");
+            assertEquals(java.util.Map.of(), e.client.operationErrors());
+
+            // A write with a key the server never handed out: REM_ACCESS_ERR, counted once by status.
+            RegisteredBuffer target = e.server.allocate(4096, Access.REMOTE_WRITE);
+            RemoteBuffer wrongKey = new RemoteBuffer(target.remote().address(), 4096, target.remote().rkey() + 1);
+            java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class, () -> channel.write(out, 0, wrongKey, 0, 64).get(30, TimeUnit.SECONDS));
+            assertTrue(refused.getCause().getMessage().contains("REM_ACCESS_ERR"), refused.getCause().getMessage());
+            assertEquals(java.util.Map.of("REM_ACCESS_ERR", 1L), e.client.operationErrors());
+            assertEquals(1, e.client.counters().failedOperations());
+
+            javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            javax.management.ObjectName bean = jmx.queryNames(new javax.management.ObjectName("org.jrdma:type=Context,*"), null)
+                    .stream().filter(n -> n.getKeyProperty("device").contains(RxeEnvironment.clientDevice())).findFirst().orElseThrow();
+            javax.management.openmbean.TabularData errors = (javax.management.openmbean.TabularData) jmx.getAttribute(bean, "ErrorsByStatus");
+            assertEquals(1L, errors.get(new Object[] {"REM_ACCESS_ERR"}).get("value"));
+            assertTrue(((javax.management.openmbean.TabularData) jmx.getAttribute(bean, "DeviceCounters")).size() > 0);
+            assertTrue((Integer) jmx.getAttribute(bean, "CompletionQueueCapacity") > 0);
+            assertTrue((Integer) jmx.getAttribute(bean, "CompletionQueueResizes") >= 0);
+            out.close();
+            target.close();
+        }
+        recording.stop();
+        recording.dump(jfr);
+        recording.close();
+        List<jdk.jfr.consumer.RecordedEvent> events = jdk.jfr.consumer.RecordingFile.readAllEvents(jfr);
+        java.nio.file.Files.delete(jfr);
+        assertEquals(1, events.stream().filter(ev -> ev.getEventType().getName().equals("org.jrdma.OperationFailed")
+                && ev.getString("operation").equals("RDMA_WRITE") && ev.getString("status").equals("REM_ACCESS_ERR")).count(),
+                events.toString());
+        assertEquals(20, events.stream().filter(ev -> ev.getEventType().getName().equals("org.jrdma.SlowOperation")
+                && ev.getString("operation").equals("SEND") && ev.getLong("bytes") == 100
+                && ev.getString("outcome").equals("completed")).count(), "one per send at threshold 0");
     }
 }
