@@ -4,8 +4,9 @@
 // Sleeping costs a wake-up (an interrupt, a CQ event read, a thread switch: tens of microseconds on
 // rxe, several on hardware) on every message; spinning costs a core. The adaptive mode spins only
 // when that pays: after a spin finds work at t, the next spin may last 2t (at most the configured
-// maximum); a spin that finds nothing halves the budget, down to none; and a sleep that a completion
-// ended after s <= maximum teaches a budget of 2s (a spin that long would have caught it). A
+// maximum); a spin that finds nothing halves the budget, down to none; and a completion that ended a
+// sleep s <= maximum after the loop ran out of work teaches a budget of 2s (a spin that long would have
+// caught it). A
 // ping-pong thus learns to spin about two round trips, and an idle context stops spinning after a
 // few misses and sleeps like the event mode. Pure logic: host-tested (adaptive_spin_test.cc).
 #pragma once
@@ -36,7 +37,7 @@ class AdaptiveSpin {
     if (budget_ns_ < kFloorNs) budget_ns_ = 0;
   }
 
-  // The loop slept and a completion woke it after `slept_ns`.
+  // The loop ran out of work, (spun and) slept, and a completion woke it `slept_ns` after it ran out.
   void woken_after(uint64_t slept_ns) noexcept {
     if (slept_ns <= max_ns_) budget_ns_ = std::max(budget_ns_, std::min(max_ns_, 2 * slept_ns));
   }

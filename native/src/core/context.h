@@ -196,6 +196,7 @@ class Context : public EventSink, public LoopCommands {
   uint32_t pending_connections_ = 0;  // loop thread
   bool poll_pending_ = true;  // the CQ may hold completions not yet polled
   AdaptiveSpin spin_;         // loop thread
+  std::chrono::steady_clock::time_point idle_since_{};  // loop thread: when the CQ was last found empty
   std::atomic<bool> wake_requested_{false};  // set by wake(): a spin gives way to the eventfd
   bool closed_ = false;
   std::atomic<std::thread::id> loop_thread_{};

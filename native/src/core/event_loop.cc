@@ -184,6 +184,7 @@ int Context::wait_events(EventRecord* out, int capacity, int timeout_ms, PollMod
       // The CQ stays unarmed while it has work: arming costs a system call on some devices (rxe).
       poll_cq(capacity);
       if (int n = take_records(out, capacity); n > 0) return n;
+      idle_since_ = std::chrono::steady_clock::now();  // what a completion ends is measured from here
       if (mode == PollMode::kAdaptive && spin_.budget_ns() > 0) {
         if (int n = spin_before_sleep(out, capacity); n > 0) return n;
       }
@@ -197,11 +198,12 @@ int Context::wait_events(EventRecord* out, int capacity, int timeout_ms, PollMod
         return n;
       }
     }
-    const auto slept_from = std::chrono::steady_clock::now();
     check_fds(timeout_ms);
-    if (mode == PollMode::kAdaptive && poll_pending_) {  // a completion ended the sleep
+    if (mode == PollMode::kAdaptive && poll_pending_) {
+      // A completion ended the sleep: had the loop spun from the moment it ran out of work (not
+      // only from the sleep's start, after a spin that fell short), it would have caught it.
       spin_.woken_after(static_cast<uint64_t>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - slept_from).count()));
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - idle_since_).count()));
     }
     if (int n = take_records(out, capacity); n > 0) return n;
     if (!poll_pending_) {
