@@ -2,7 +2,7 @@
 # Inside the test-rxe VM (one rxe device, loopback QPs): perftest (busy-polling, and with -e sleeping
 # on CQ events for send_lat and read_lat), the native benchmark and the Java tool (busy, adaptive and
 # event poll modes) on the same device in the same boot, each server pinned to vCPU 0
-# and each client to vCPU 1. The tools are INTERLEAVED case by case: for every test and size, all
+# and each client to vCPU 1 (JRDMA_COMPARE_SERVER_CPUS / _CLIENT_CPUS change that). The tools are INTERLEAVED case by case: for every test and size, all
 # tools run back to back (in an order that rotates from round to round), so a ratio compares runs
 # seconds apart instead of minutes; the machine's drift (perftest alone moved 2x between rounds when
 # every tool ran its whole suite in turn) then hits both sides alike. The Java tools are long-lived
@@ -20,6 +20,11 @@ bw_iters=${JRDMA_COMPARE_BW_ITERS:-1000}
 jar=bench/target/jrdma-bench.jar
 native=build/bench/jrdma_native_bench
 ip=10.77.0.1
+# Which vCPUs the servers and the clients run on (taskset lists). With the default two vCPUs each
+# process has one, and its event-loop thread shares it with the thread that waits for the peer;
+# with JRDMA_VM_CPUS=4 and "0,1" / "2,3" each process gets a core for its loop.
+server_cpus=${JRDMA_COMPARE_SERVER_CPUS:-0}
+client_cpus=${JRDMA_COMPARE_CLIENT_CPUS:-1}
 mkdir -p "$out"
 echo "machine: $(nproc) vCPUs, kernel $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" | tee "$out/machine.txt"
 csv_header="test,bytes,iterations,p50_us,p99_us,p999_us,mib_per_s,mmsg_per_s,note"
@@ -45,17 +50,17 @@ port=18700
 run_perftest() { # test size iterations dir [-e]
   port=$((port + 1))
   local name=perftest${5:+-e}
-  taskset -c 0 "ib_$1" -d rxe0 -x 1 -s "$2" -n "$3" -p "$port" ${5:-} > "$4/$name-server-$1-$2.txt" 2>&1 &
+  taskset -c "$server_cpus" "ib_$1" -d rxe0 -x 1 -s "$2" -n "$3" -p "$port" ${5:-} > "$4/$name-server-$1-$2.txt" 2>&1 &
   local server=$!
   wait_listening "$port" || sleep 2
-  taskset -c 1 "ib_$1" -d rxe0 -x 1 -s "$2" -n "$3" -p "$port" ${5:-} "$ip" > "$4/$name-$1-$2.txt" 2>&1
+  taskset -c "$client_cpus" "ib_$1" -d rxe0 -x 1 -s "$2" -n "$3" -p "$port" ${5:-} "$ip" > "$4/$name-$1-$2.txt" 2>&1
   sleep 0.2; kill "$server" 2>/dev/null; wait "$server" 2>/dev/null
 }
 
 run_native() { # test size dir
   [ -x "$native" ] || return 0
   local rows="$3/native-case.csv"
-  taskset -c 0,1 "$native" --tests "$1" --sizes "$2" --lat-iters "$lat_iters" --bw-iters "$bw_iters" --csv "$rows" \
+  taskset -c "$server_cpus,$client_cpus" "$native" --tests "$1" --sizes "$2" --lat-iters "$lat_iters" --bw-iters "$bw_iters" --csv "$rows" \
     >> "$3/native.txt" 2>&1
   [ -f "$3/native.csv" ] || echo "$csv_header" > "$3/native.csv"
   [ -f "$rows" ] && tail -n +2 "$rows" >> "$3/native.csv"
@@ -69,7 +74,7 @@ fifos=$(mktemp -d)
 start_java() { # mode
   local mode=$1
   port=$((port + 1))
-  taskset -c 0 java ${JRDMA_COMPARE_JAVA_OPTIONS:-} -jar "$jar" bench --server "$ip:$port" --mode "$mode" > "$out/java-$mode-server.log" 2>&1 &
+  taskset -c "$server_cpus" java ${JRDMA_COMPARE_JAVA_OPTIONS:-} -jar "$jar" bench --server "$ip:$port" --mode "$mode" > "$out/java-$mode-server.log" 2>&1 &
   java_server[$mode]=$!
   for _ in $(seq 1 240); do grep -q "bench server on" "$out/java-$mode-server.log" 2>/dev/null && break; sleep 0.5; done
   if ! grep -q "bench server on" "$out/java-$mode-server.log" 2>/dev/null; then
@@ -77,7 +82,7 @@ start_java() { # mode
     exit 1
   fi
   mkfifo "$fifos/$mode.in" "$fifos/$mode.out" || exit 1
-  taskset -c 1 java ${JRDMA_COMPARE_JAVA_OPTIONS:-} -jar "$jar" bench --connect "$ip:$port" --local "$ip" --mode "$mode" --lat-iters "$lat_iters" \
+  taskset -c "$client_cpus" java ${JRDMA_COMPARE_JAVA_OPTIONS:-} -jar "$jar" bench --connect "$ip:$port" --local "$ip" --mode "$mode" --lat-iters "$lat_iters" \
     --bw-iters "$bw_iters" --tests "$(echo $tests | tr ' ' ',')" --cases-from-stdin < "$fifos/$mode.in" > "$fifos/$mode.out" 2> "$out/java-$mode-client.log" &
   java_client[$mode]=$!
   # Opened read-write, a FIFO never blocks the open; a client that dies is noticed by read's timeout.
