@@ -267,7 +267,10 @@ void ChannelEngine::take_batch_locked(const Submission* batch, int count) {
           // Not connected yet, or closing: this and every later operation of the batch fail.
           sink_.emit(make_record(EventKind::kOpsUnposted, key_, 0, 0, static_cast<int64_t>(s.seq)));
           refused = true;
-        } else if (queue_.empty() && controls_.empty() && can_post_locked(s)) {
+          break;
+        }
+        note_deadline_locked(s);
+        if (queue_.empty() && controls_.empty() && can_post_locked(s)) {
           take_locked(s);
         } else {
           queue_.push_back(s);
@@ -296,6 +299,7 @@ void ChannelEngine::drain_queue_locked() {
 void ChannelEngine::emit_reports_locked() {
   reports_.emit_ready([this](uint64_t seq, OpKind kind, int32_t status, int64_t result) {
     progressed_ = true;
+    while (!deadlines_.empty() && deadlines_.front().seq <= seq) deadlines_.pop_front();
     if (status != kStatusSuccess) counters_.add(Counter::kFailedOperations);
     sink_.emit(make_record(EventKind::kOpDone, key_, status, static_cast<int32_t>(kind), static_cast<int64_t>(seq),
                            result));
@@ -402,8 +406,10 @@ void ChannelEngine::close() {
   }
   state_ = State::kClosing;
   if (!queue_.empty()) {
-    sink_.emit(make_record(EventKind::kOpsUnposted, key_, 0, 0, static_cast<int64_t>(queue_.front().seq)));
+    uint64_t first_unposted = queue_.front().seq;
+    sink_.emit(make_record(EventKind::kOpsUnposted, key_, 0, 0, static_cast<int64_t>(first_unposted)));
     queue_.clear();
+    while (!deadlines_.empty() && deadlines_.back().seq >= first_unposted) deadlines_.pop_back();
   }
   flush_locked();  // what was taken is posted and completes; sends the peer reads are answered
   finish_closing_if_quiet_locked();
@@ -426,6 +432,7 @@ void ChannelEngine::finish_locked(ClosedCause cause, int32_t code, int64_t detai
   state_ = State::kClosed;
   auth_.pending = false;
   queue_.clear();
+  deadlines_.clear();
   chain_.clear();
   window_.clear();
   reports_.clear();

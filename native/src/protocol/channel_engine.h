@@ -125,8 +125,9 @@ class ChannelEngine {
   void retry_budget();
   // Posts re-posts and the requests the events made possible (one chain, one doorbell).
   void flush();
-  // Every ~100 ms: the graceful close's deadline, and keepalive (a silent peer closes the channel
-  // with kPeerSilent; an idle side sends a credit message every peer keepalive / 3).
+  // Every ~100 ms: the graceful close's deadline, keepalive (a silent peer closes the channel
+  // with kPeerSilent; an idle side sends a credit message every peer keepalive / 3), the operation
+  // timeout and the operations' own deadlines (kOperationTimeout).
   void tick(std::chrono::steady_clock::time_point now);
 
  private:
@@ -134,6 +135,8 @@ class ChannelEngine {
   void count_posted_locked(OpKind kind, uint64_t length) noexcept;
   void count_received_locked(uint64_t length, bool rendezvous) noexcept;
   void watch_progress_locked(std::chrono::steady_clock::time_point now);
+  void watch_deadlines_locked(std::chrono::steady_clock::time_point now);
+  void note_deadline_locked(const Submission& s);
   static bool needs_credit(OpKind kind) noexcept {
     return kind == OpKind::kSend || kind == OpKind::kWriteWithImmediate || kind == OpKind::kCredit ||
            kind == OpKind::kControl || is_agent_message(kind);
@@ -239,6 +242,15 @@ class ChannelEngine {
   ChannelCounters counters_;
   bool progressed_ = false;
   std::chrono::steady_clock::time_point last_progress_{};
+  // Deadlines of operations not reported yet (Submission::deadline_ms), in submission order: an
+  // operation is reported in that order, so its entry is at the front when it is (tick()).
+  struct Deadline {
+    uint64_t seq;
+    OpKind kind;
+    uint32_t ms;
+    std::chrono::steady_clock::time_point at;
+  };
+  std::deque<Deadline> deadlines_;
 };
 
 }  // namespace jrdma

@@ -19,6 +19,7 @@ void ChannelEngine::tick(std::chrono::steady_clock::time_point now) {
   }
   if (state_ == State::kOpen) keepalive_locked(now);
   if (state_ == State::kOpen) watch_progress_locked(now);
+  if (state_ == State::kOpen) watch_deadlines_locked(now);
   if (state_ == State::kOpen || state_ == State::kClosing) expire_agent_requests_locked(now);
 }
 
@@ -34,6 +35,26 @@ void ChannelEngine::watch_progress_locked(std::chrono::steady_clock::time_point 
   auto stalled = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_progress_).count();
   if (stalled >= options_.operation_timeout_ms) {
     finish_locked(ClosedCause::kOperationTimeout, 0, stalled, options_.operation_timeout_ms);
+  }
+}
+
+// An operation Java submitted with a deadline (RdmaChannel.withDeadline). The allocation request
+// is not watched here: the agent bounds it (AgentLimits) and reports it by kAgentReply.
+void ChannelEngine::note_deadline_locked(const Submission& s) {
+  if (s.deadline_ms == 0 || static_cast<OpKind>(s.kind) == OpKind::kAllocateRemote) return;
+  deadlines_.push_back(Deadline{s.seq, static_cast<OpKind>(s.kind), s.deadline_ms,
+                                std::chrono::steady_clock::now() + std::chrono::milliseconds(s.deadline_ms)});
+}
+
+// An operation past its deadline cannot be withdrawn alone when it is posted, and the ones queued
+// behind it keep their order: the channel closes, every pending operation fails with the cause
+// (code: the late operation's kind, detail: how long it waited, detail2: its deadline).
+// Found within a tick (~100 ms) of the deadline.
+void ChannelEngine::watch_deadlines_locked(std::chrono::steady_clock::time_point now) {
+  for (const Deadline& d : deadlines_) {
+    if (now < d.at) continue;
+    auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - d.at).count() + d.ms;
+    return finish_locked(ClosedCause::kOperationTimeout, static_cast<int32_t>(d.kind), waited, d.ms);
   }
 }
 

@@ -87,7 +87,8 @@ enum class ClosedCause : int32_t {
                           // (kAttributeRefused: c and d as its comment says)
   kGracefulTimeout = 6,   // c = milliseconds waited for posted operations
   kPeerSilent = 7,        // nothing arrived for c milliseconds (keepalive, d = the configured bound)
-  kOperationTimeout = 8,  // operations waited c milliseconds without one completing (d = the bound)
+  kOperationTimeout = 8,  // b = 0: operations waited c milliseconds without one completing (d = the bound);
+                          // b = an OpKind: that operation waited c ms, past its own deadline of d ms
 };
 
 // Why a connection attempt failed (kConnectFailed).

@@ -19,6 +19,7 @@ inline std::string cross_language_layout() {
          field("c", offsetof(EventRecord, c)) + "," + field("d", offsetof(EventRecord, d)) + "; submission " +
          field("size", sizeof(Submission)) + "," + field("kind", offsetof(Submission, kind)) + "," +
          field("receive_slot", offsetof(Submission, receive_slot)) + "," +
+         field("deadline_ms", offsetof(Submission, deadline_ms)) + "," +
          field("local_address", offsetof(Submission, local_address)) + "," + field("length", offsetof(Submission, length)) +
          "," + field("lkey", offsetof(Submission, lkey)) + "," +
          field("remote_address", offsetof(Submission, remote_address)) + "," + field("rkey", offsetof(Submission, rkey)) +

@@ -39,7 +39,11 @@ struct Submission {
   uint8_t kind;  // OpKind
   uint8_t reserved0;
   uint16_t reserved1;
-  uint32_t receive_slot;  // kReleaseReceive
+  union {
+    uint32_t receive_slot;  // kReleaseReceive
+    uint32_t deadline_ms;   // operations reported by kOpDone: fail the channel if not reported within
+                            // this many milliseconds of submission (0: no deadline of its own)
+  };
   uint64_t local_address;
   uint32_t length;
   uint32_t lkey;
@@ -51,6 +55,7 @@ struct Submission {
   uint64_t swap;
 };
 static_assert(sizeof(Submission) == 64 && offsetof(Submission, receive_slot) == 4 &&
+                  offsetof(Submission, deadline_ms) == 4 &&
                   offsetof(Submission, local_address) == 8 && offsetof(Submission, length) == 16 &&
                   offsetof(Submission, lkey) == 20 && offsetof(Submission, remote_address) == 24 &&
                   offsetof(Submission, rkey) == 32 && offsetof(Submission, immediate) == 36 &&

@@ -367,6 +367,79 @@ TEST(ChannelEngine, OperationsThatKeepCompletingNeverTimeOut) {
   EXPECT_TRUE(pair.a.violation.empty()) << pair.a.violation;
 }
 
+// Sends wait behind a receiver that returns no credits; one of them carries a deadline.
+TEST(ChannelEngine, AnOperationPastItsOwnDeadlineClosesTheChannelWithItsKindAndWait) {
+  EngineOptions options = small(4);
+  options.operation_timeout_ms = 0;  // no channel-wide bound: only the operation's own deadline
+  EnginePair pair(options);
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<Submission> sends;
+  for (int i = 0; i < 8; ++i) sends.push_back(pair.make(pair.a, OpKind::kSend, 16));
+  sends[6].deadline_ms = 300;
+  pair.a.engine.submit(sends.data(), static_cast<int>(sends.size()));
+  for (int round = 0; round < 10; ++round) {
+    while (pair.a.transport.pending_sends() > 0) pair.a.transport.execute_one();
+    while (pair.a.transport.deliver_one(pair.a.engine)) {
+    }
+    while (pair.b.transport.deliver_one(pair.b.engine)) {
+    }
+  }
+  pair.process(pair.a, pair.b);
+  ASSERT_GT(pair.a.pending(), 0u) << "some sends wait for credits";
+  int closed_at = 0;
+  for (int ms = 100; ms <= 3000 && !pair.a.closed; ms += 100) {
+    pair.a.engine.tick(t0 + std::chrono::milliseconds(ms));
+    pair.process(pair.a, pair.b);
+    if (pair.a.closed) closed_at = ms;
+  }
+  ASSERT_TRUE(pair.a.closed);
+  EXPECT_EQ(static_cast<int>(ClosedCause::kOperationTimeout), pair.a.closed_cause);
+  EXPECT_EQ(static_cast<int>(OpKind::kSend), pair.a.closed_code);
+  EXPECT_GE(closed_at, 300);
+  EXPECT_LE(closed_at, 400);
+  EXPECT_GE(pair.a.closed_detail, 300);
+  expect_all_reported(pair.a);
+}
+
+TEST(ChannelEngine, OperationsReportedBeforeTheirDeadlinesNeverCloseTheChannel) {
+  EngineOptions options = small(4);
+  EnginePair pair(options);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int ms = 100; ms <= 3000; ms += 100) {  // each done within its tick, deadline 150 ms
+    Submission ops[2] = {pair.make(pair.a, OpKind::kSend, 16), pair.make(pair.a, OpKind::kSend, 16)};
+    ops[0].deadline_ms = 150;
+    ops[1].deadline_ms = 150;
+    pair.a.engine.submit(ops, 2);
+    pair.settle();
+    pair.a.engine.tick(t0 + std::chrono::milliseconds(ms));
+    pair.b.engine.tick(t0 + std::chrono::milliseconds(ms));
+  }
+  EXPECT_FALSE(pair.a.closed);
+  EXPECT_EQ(0u, pair.a.pending());
+  EXPECT_TRUE(pair.a.violation.empty()) << pair.a.violation;
+}
+
+// A graceful close fails the queued operations as unposted; their deadlines go with them.
+TEST(ChannelEngine, AGracefulCloseForgetsTheDeadlinesOfUnpostedOperations) {
+  EngineOptions options = small(4);
+  EnginePair pair(options);
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<Submission> sends;
+  for (int i = 0; i < 8; ++i) sends.push_back(pair.make(pair.a, OpKind::kSend, 16));
+  sends[7].deadline_ms = 200;
+  pair.a.engine.submit(sends.data(), static_cast<int>(sends.size()));
+  pair.a.engine.close();
+  pair.settle();
+  for (int ms = 100; ms <= 1000; ms += 100) {
+    pair.a.engine.tick(t0 + std::chrono::milliseconds(ms));
+    pair.b.engine.tick(t0 + std::chrono::milliseconds(ms));
+    pair.settle();
+  }
+  ASSERT_TRUE(pair.a.closed);
+  EXPECT_EQ(static_cast<int>(ClosedCause::kLocal), pair.a.closed_cause);
+  expect_all_reported(pair.a);
+}
+
 TEST(ChannelEngine, AStallOfOurOwnIsNotThePeersSilence) {
   EngineOptions options = small(8);
   options.keepalive_ms = 1200;

@@ -2,7 +2,8 @@ package org.jrdma;
 
 /**
  * The channel closed because its operations waited longer than {@link RdmaConfig#operationTimeoutMillis()}
- * without one of them completing: the peer stopped returning credits or answering rendezvous sends,
+ * without one of them completing, or because one operation was not done within its own deadline
+ * ({@link RdmaChannel#withDeadline}): the peer stopped returning credits or answering rendezvous sends,
  * or the device stopped completing. A posted RDMA operation cannot be withdrawn alone, so every
  * pending operation of the channel fails with this.
  */

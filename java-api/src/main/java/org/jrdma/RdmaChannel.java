@@ -1,6 +1,7 @@
 package org.jrdma;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -163,6 +164,25 @@ public interface RdmaChannel extends AutoCloseable {
      * @return completes with the token sent
      */
     CompletableFuture<RemoteBuffer> sendToken(RegisteredBuffer buffer, Access... access);
+
+    /**
+     * This channel, with a deadline on each operation issued through the returned view: a send, write,
+     * read, atomic, {@link #releaseRemote} or {@link #sendToken} not completed {@code deadline} after it was
+     * issued closes the channel, and that operation and every other pending one fail with an
+     * {@link OperationTimeoutException} that names the late operation, how long it waited and its deadline.
+     * RDMA cannot withdraw one posted operation, and those queued behind it keep their order, so a missed
+     * deadline ends the channel (reconnect to go on) — use it as the bound on how long a caller waits for
+     * an unhealthy peer or fabric, not as a per-request cancel. Found within about 100 ms of the deadline.
+     * The view shares everything else with this channel (handler, counters, close); each call is cheap,
+     * so views with different deadlines can be used side by side. Receives are not bounded (they wait for
+     * the peer's next message); {@link #allocateRemote} keeps its own bound
+     * ({@link AgentLimits#timeoutMillis()}). {@link RdmaConfig#operationTimeoutMillis()} still applies.
+     *
+     * @param deadline how long each operation may take, more than zero and at most a day (rounded up to
+     *                 whole milliseconds)
+     * @return a view of this channel whose operations carry the deadline
+     */
+    RdmaChannel withDeadline(Duration deadline);
 
     /**
      * Whether the channel is open.

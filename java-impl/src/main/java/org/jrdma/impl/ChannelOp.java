@@ -57,6 +57,7 @@ final class ChannelOp extends CompletableFuture<Object> {
     final long compareOrAdd;
     final long swap;
     long seq; // assigned under the channel's lock when submitted
+    int deadlineMillis; // 0: none of its own (RdmaChannel.withDeadline); set before it is submitted
     ChannelEvents.SlowOperation timing; // set when submitted while a JFR recording watches for slow operations
 
     ChannelOp(Kind kind, BufferBase buffer, int offset, int length, long remoteAddress, int rkey, int immediate,

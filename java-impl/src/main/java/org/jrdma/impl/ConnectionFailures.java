@@ -94,6 +94,12 @@ final class ConnectionFailures {
                 return new org.jrdma.PeerSilentException("nothing arrived from " + remote + " for " + detail
                         + " ms (keepaliveMillis " + detail2 + "): the peer is stopped, hung or unreachable", detail);
             case EventRecords.CLOSED_OPERATION_TIMEOUT:
+                if (code != 0) {
+                    return new org.jrdma.OperationTimeoutException("a " + ChannelOp.Kind.verbOf(code) + " to " + remote
+                            + " was not done " + detail + " ms after it was issued, past its deadline of " + detail2
+                            + " ms (RdmaChannel.withDeadline); the channel closed and its pending operations failed",
+                            detail);
+                }
                 return new org.jrdma.OperationTimeoutException("operations to " + remote + " waited " + detail
                         + " ms without one completing (operationTimeoutMillis " + detail2 + "): the peer returns no"
                         + " credits or answers, or the device does not complete", detail);

@@ -31,7 +31,7 @@ import org.jrdma.RdmaOperationException;
  * <p>Threads: submitting runs on the caller's thread under {@link #lock}; records arrive on the
  * event-loop thread. No native call happens once the state is CLOSED.
  */
-final class JniChannel extends ChannelOperations {
+final class JniChannel extends NativeResource implements ChannelOperations {
     private static final System.Logger LOG = System.getLogger("org.jrdma");
     static final int HEADER_BYTES = 16;
     /** Submissions buffered per channel between two JNI calls of the event-loop thread. */
@@ -39,6 +39,7 @@ final class JniChannel extends ChannelOperations {
 
     enum State { CONNECTING, OPEN, CLOSING, CLOSED }
 
+    final JniContext context;
     final long handle;
     final int key;
     private final InetSocketAddress remote;
@@ -67,7 +68,7 @@ final class JniChannel extends ChannelOperations {
 
     JniChannel(JniContext context, long handle, InetSocketAddress remote, RdmaConfig config,
                ChannelHandler handler) {
-        super(context);
+        this.context = context;
         this.handle = handle;
         this.key = NativeChannel.key0(handle);
         this.remote = remote;
@@ -108,13 +109,17 @@ final class JniChannel extends ChannelOperations {
 
     // ---- submitting (caller's thread; the loop thread batches) -----------------------------------------
 
-    @Override
     RemoteMemoryAgent agent() {
         return agent;
     }
 
     @Override
-    ChannelOp submit(ChannelOp op) {
+    public JniChannel channel() {
+        return this;
+    }
+
+    @Override
+    public ChannelOp submit(ChannelOp op) {
         if (op.buffer != null) {
             op.buffer.acquire(); // a closed buffer is refused here; an open one stays registered until reported
         }

@@ -15,6 +15,8 @@ final class Submissions {
     static final int RECORD_BYTES = 64;
     static final int KIND_OFFSET = 0;
     static final int RECEIVE_SLOT_OFFSET = 4;
+    /** The same field as the receive slot: an operation's deadline in milliseconds (0: none). */
+    static final int DEADLINE_OFFSET = 4;
     static final int LOCAL_ADDRESS_OFFSET = 8;
     static final int LENGTH_OFFSET = 16;
     static final int LKEY_OFFSET = 20;
@@ -44,6 +46,7 @@ final class Submissions {
 
     static String layout() {
         return "submission size=" + RECORD_BYTES + ",kind=" + KIND_OFFSET + ",receive_slot=" + RECEIVE_SLOT_OFFSET
+                + ",deadline_ms=" + DEADLINE_OFFSET
                 + ",local_address=" + LOCAL_ADDRESS_OFFSET + ",length=" + LENGTH_OFFSET + ",lkey=" + LKEY_OFFSET
                 + ",remote_address=" + REMOTE_ADDRESS_OFFSET + ",rkey=" + RKEY_OFFSET + ",immediate=" + IMMEDIATE_OFFSET
                 + ",seq=" + SEQ_OFFSET + ",compare_add=" + COMPARE_ADD_OFFSET + ",swap=" + SWAP_OFFSET;
@@ -69,7 +72,7 @@ final class Submissions {
     void addOperation(ChannelOp op, long localAddress, int lkey) {
         int at = count++ * RECORD_BYTES;
         records.put(at + KIND_OFFSET, op.kind.opKind);
-        records.putInt(at + RECEIVE_SLOT_OFFSET, 0);
+        records.putInt(at + DEADLINE_OFFSET, op.deadlineMillis);
         records.putLong(at + LOCAL_ADDRESS_OFFSET, localAddress);
         records.putInt(at + LENGTH_OFFSET, op.length);
         records.putInt(at + LKEY_OFFSET, lkey);

@@ -1,12 +1,18 @@
 package org.jrdma.rxe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +30,9 @@ import org.junit.jupiter.api.Test;
  * Keepalive: an idle channel between live peers stays open for three bounds, and a peer
  * process that is stopped (SIGSTOP: its device still acknowledges our packets, only its messages
  * stop) is detected within the bound even though nothing is outstanding. Operation timeout: a peer
- * that stops returning credits fails the waiting operations within the bound, each once.
+ * that stops returning credits fails the waiting operations within the bound, each once. Deadlines: an
+ * operation issued through {@link RdmaChannel#withDeadline} and not done within it closes the channel
+ * naming it; operations done in time leave no trace.
  */
 class LivenessTest {
 
@@ -103,6 +111,68 @@ class LivenessTest {
             }
             assertTrue(timedOut >= 40 - 16, timedOut + " sends timed out");
             assertInstanceOf(OperationTimeoutException.class, channel.closeFuture().get(10, TimeUnit.SECONDS));
+            out.close();
+        }
+    }
+
+    @Test
+    void aSendPastItsDeadlineClosesTheChannelNamingItAndFailsEveryPendingOperationOnce() throws Exception {
+        // Only the operations' own deadline: the channel-wide bound stays at its default (120 s).
+        try (Endpoints e = new Endpoints(RdmaConfig.builder().queueDepth(16))) {
+            InetSocketAddress address = Endpoints.nextAddress();
+            e.listen(address, (ch, m) -> m.retain()); // holds every message: no credit comes back
+            RdmaChannel channel = e.connect(address, (ch, m) -> { });
+            RdmaChannel bounded = channel.withDeadline(Duration.ofMillis(500));
+            RegisteredBuffer out = e.client.allocate(64);
+            List<CompletableFuture<Void>> sends = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int i = 0; i < 40; i++) {
+                sends.add(bounded.send(out, 0, 64));
+            }
+            Throwable cause = channel.closeFuture().get(30, TimeUnit.SECONDS);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            OperationTimeoutException timeout = assertInstanceOf(OperationTimeoutException.class, cause);
+            assertTrue(timeout.getMessage().contains("a SEND to") && timeout.getMessage().contains("deadline of 500 ms"),
+                    timeout.getMessage());
+            assertTrue(timeout.waitedMillis() >= 500, timeout.getMessage());
+            int failed = 0;
+            for (CompletableFuture<Void> send : sends) {
+                try {
+                    send.get(10, TimeUnit.SECONDS); // each is reported: done before the deadline, or failed once
+                } catch (ExecutionException e1) {
+                    Throwable c = e1.getCause();
+                    assertInstanceOf(OperationTimeoutException.class, c instanceof OperationTimeoutException ? c : c.getCause(),
+                            c.toString());
+                    failed++;
+                }
+            }
+            assertTrue(failed >= 40 - 16, failed + " sends failed");
+            assertFalse(bounded.isOpen());
+            System.out.println("LivenessTest: closed " + millis + " ms after the sends (deadline 500 ms): "
+                    + timeout.getMessage());
+            out.close();
+        }
+    }
+
+    @Test
+    void operationsDoneWithinTheirDeadlinesLeaveTheChannelOpen() throws Exception {
+        try (Endpoints e = new Endpoints(RdmaConfig.builder().queueDepth(16))) {
+            InetSocketAddress address = Endpoints.nextAddress();
+            BlockingQueue<Integer> received = new LinkedBlockingQueue<>();
+            e.listen(address, (ch, m) -> received.add(m.length()));
+            RdmaChannel channel = e.connect(address, (ch, m) -> { });
+            RdmaChannel bounded = channel.withDeadline(Duration.ofSeconds(2));
+            RegisteredBuffer out = e.client.allocate(64);
+            for (int i = 0; i < 200; i++) {
+                bounded.send(out, 0, 64).get(30, TimeUnit.SECONDS);
+            }
+            // Two deadlines later the channel is still open: done operations' deadlines are forgotten.
+            assertThrows(TimeoutException.class, () -> channel.closeFuture().get(4, TimeUnit.SECONDS),
+                    () -> "closed: " + channel.closeFuture().getNow(null));
+            channel.send(out, 0, 64).get(30, TimeUnit.SECONDS);
+            for (int i = 0; i < 201; i++) {
+                assertEquals(64, received.poll(30, TimeUnit.SECONDS));
+            }
             out.close();
         }
     }
