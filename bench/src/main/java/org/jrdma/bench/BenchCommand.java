@@ -192,7 +192,7 @@ final class BenchCommand implements Callable<Integer> {
         RdmaConfig env = RdmaConfig.fromEnvironment();
         RdmaConfig.Builder b = RdmaConfig.builder().queueDepth(env.queueDepth()).timeout(env.timeout())
                 .retryCount(env.retryCount()).serviceLevel(env.serviceLevel()).trafficClass(env.trafficClass())
-                .pkeyIndex(env.pkeyIndex());
+                .pkeyIndex(env.pkeyIndex()).adaptiveSpinMicros(env.adaptiveSpinMicros());
         if (env.device() != null) {
             b.device(env.device());
             if (env.port() != 0) {
