@@ -318,15 +318,9 @@ TEST(ChannelEngine, ASideThatDoesNotWatchIsSentNoKeepalives) {
   EXPECT_FALSE(pair.b.closed);
 }
 
-TEST(ChannelEngine, OperationsWithoutProgressForTheBoundFailEachOnceWithTheTimeout) {
-  EngineOptions options = small(4);
-  options.operation_timeout_ms = 1000;
-  EnginePair pair(options);
-  auto t0 = std::chrono::steady_clock::now();
-  auto at = [&](int ms) { return t0 + std::chrono::milliseconds(ms); };
-  // b's application holds every message: b returns no credits, a's later sends wait for them.
-  std::vector<Submission> sends;
-  for (int i = 0; i < 8; ++i) sends.push_back(pair.make(pair.a, OpKind::kSend, 16));
+// a submits `sends`; b's application holds every message it gets, so b returns no credits and a's
+// later sends wait for them.
+void submit_without_credits_back(EnginePair& pair, std::vector<Submission>& sends) {
   pair.a.engine.submit(sends.data(), static_cast<int>(sends.size()));
   for (int round = 0; round < 10; ++round) {
     while (pair.a.transport.pending_sends() > 0) pair.a.transport.execute_one();
@@ -336,13 +330,29 @@ TEST(ChannelEngine, OperationsWithoutProgressForTheBoundFailEachOnceWithTheTimeo
     }
   }
   pair.process(pair.a, pair.b);
-  ASSERT_GT(pair.a.pending(), 0u) << "some sends wait for credits";
-  int closed_at = 0;
-  for (int ms = 100; ms <= 3000 && !pair.a.closed; ms += 100) {
-    pair.a.engine.tick(at(ms));
+}
+
+// Ticks a every 100 ms after t0 until it closes (at most 3 s); the tick that closed it, 0 if none.
+int tick_until_closed(EnginePair& pair, std::chrono::steady_clock::time_point t0) {
+  for (int ms = 100; ms <= 3000; ms += 100) {
+    pair.a.engine.tick(t0 + std::chrono::milliseconds(ms));
     pair.process(pair.a, pair.b);
-    if (pair.a.closed) closed_at = ms;
+    if (pair.a.closed) return ms;
   }
+  return 0;
+}
+
+TEST(ChannelEngine, OperationsWithoutProgressForTheBoundFailEachOnceWithTheTimeout) {
+  EngineOptions options = small(4);
+  options.operation_timeout_ms = 1000;
+  EnginePair pair(options);
+  auto t0 = std::chrono::steady_clock::now();
+  // b's application holds every message: b returns no credits, a's later sends wait for them.
+  std::vector<Submission> sends;
+  for (int i = 0; i < 8; ++i) sends.push_back(pair.make(pair.a, OpKind::kSend, 16));
+  submit_without_credits_back(pair, sends);
+  ASSERT_GT(pair.a.pending(), 0u) << "some sends wait for credits";
+  int closed_at = tick_until_closed(pair, t0);
   ASSERT_TRUE(pair.a.closed);
   EXPECT_EQ(static_cast<int>(ClosedCause::kOperationTimeout), pair.a.closed_cause);
   EXPECT_GE(closed_at, 1000);
@@ -376,22 +386,9 @@ TEST(ChannelEngine, AnOperationPastItsOwnDeadlineClosesTheChannelWithItsKindAndW
   std::vector<Submission> sends;
   for (int i = 0; i < 8; ++i) sends.push_back(pair.make(pair.a, OpKind::kSend, 16));
   sends[6].deadline_ms = 300;
-  pair.a.engine.submit(sends.data(), static_cast<int>(sends.size()));
-  for (int round = 0; round < 10; ++round) {
-    while (pair.a.transport.pending_sends() > 0) pair.a.transport.execute_one();
-    while (pair.a.transport.deliver_one(pair.a.engine)) {
-    }
-    while (pair.b.transport.deliver_one(pair.b.engine)) {
-    }
-  }
-  pair.process(pair.a, pair.b);
+  submit_without_credits_back(pair, sends);
   ASSERT_GT(pair.a.pending(), 0u) << "some sends wait for credits";
-  int closed_at = 0;
-  for (int ms = 100; ms <= 3000 && !pair.a.closed; ms += 100) {
-    pair.a.engine.tick(t0 + std::chrono::milliseconds(ms));
-    pair.process(pair.a, pair.b);
-    if (pair.a.closed) closed_at = ms;
-  }
+  int closed_at = tick_until_closed(pair, t0);
   ASSERT_TRUE(pair.a.closed);
   EXPECT_EQ(static_cast<int>(ClosedCause::kOperationTimeout), pair.a.closed_cause);
   EXPECT_EQ(static_cast<int>(OpKind::kSend), pair.a.closed_code);

@@ -37,10 +37,6 @@ final class DeadlineChannel implements ChannelOperations {
         return (int) (Duration.ofMillis(millis).equals(deadline) ? millis : millis + 1);
     }
 
-    int deadlineMillis() {
-        return deadlineMillis;
-    }
-
     @Override
     public JniChannel channel() {
         return channel;
