@@ -67,21 +67,27 @@ final class ContextCounters implements RdmaContextMXBean {
         }
     }
 
-    /** A channel is gone: its final counters join the totals. */
-    synchronized void channelClosed(ChannelCounters counters) {
-        if (counters != null) {
-            closed = closed.plus(counters);
+    /**
+     * A channel is going: its final counters join the totals. Called before its native object is
+     * destroyed and under the lock {@link #total()} holds, so a reading sees each channel exactly
+     * once — in the open set or in the totals, never in neither (the gap a failing channel left).
+     */
+    synchronized void channelClosed(JniChannel channel) {
+        if (!channel.countersJoined) {
+            if (channel.finalCounters != null) {
+                closed = closed.plus(channel.finalCounters);
+            }
+            channel.countersJoined = true;
         }
     }
 
     /** Closed channels' totals plus the open channels' counters now. */
-    ChannelCounters total() {
-        ChannelCounters sum;
-        synchronized (this) {
-            sum = closed;
-        }
+    synchronized ChannelCounters total() {
+        ChannelCounters sum = closed;
         for (JniChannel channel : openChannels.get()) {
-            sum = sum.plus(channel.counters());
+            if (!channel.countersJoined) {
+                sum = sum.plus(channel.counters());
+            }
         }
         return sum;
     }
@@ -92,8 +98,8 @@ final class ContextCounters implements RdmaContextMXBean {
     }
 
     @Override
-    public int getOpenChannels() {
-        return openChannels.get().size();
+    public synchronized int getOpenChannels() {
+        return (int) openChannels.get().stream().filter(channel -> !channel.countersJoined).count();
     }
 
     @Override

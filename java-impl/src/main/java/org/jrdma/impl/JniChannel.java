@@ -59,6 +59,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
     private final Submissions submissions = new Submissions(SUBMISSION_BATCH);
     private RdmaOperationException operationError; // the failed operation's, shared with the close
     volatile ChannelCounters finalCounters; // read at the close (null: it never closed through the engine)
+    boolean countersJoined; // guarded by the context's ContextCounters: finalCounters are in its totals
     boolean dirty; // loop thread: has submissions for the end of the batch
 
     private volatile ChannelHandler handler;
@@ -454,6 +455,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
     @Override
     protected void free() {
         context.registry().unregister(this);
+        context.channelFreeing(this); // while the native counters can still be read
         try {
             NativeChannel.destroy0(context.handle(), handle);
         } finally {

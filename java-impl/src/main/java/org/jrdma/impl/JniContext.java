@@ -60,7 +60,7 @@ final class JniContext extends NativeResource implements RdmaContext {
         this.loop = new EventLoop(this, handle, config.pollMode());
         loop.start();
         this.counters = new ContextCounters(selection.device().name(), () -> children.stream()
-                .filter(c -> c instanceof JniChannel && !c.isFreed()).map(c -> (JniChannel) c).toList(),
+                .filter(c -> c instanceof JniChannel).map(c -> (JniChannel) c).toList(),
                 this::deviceCounters, () -> completionQueue(true), () -> completionQueue(false));
         counters.register(this);
     }
@@ -243,11 +243,12 @@ final class JniContext extends NativeResource implements RdmaContext {
         }
     }
 
+    /** A channel is about to free its native object: its counters join the context's totals first. */
+    void channelFreeing(JniChannel channel) {
+        counters.channelClosed(channel);
+    }
+
     void childFreed(NativeResource child) {
-        if (child instanceof JniChannel) {
-            // The reading kept at its close: the native channel may already be on its way out.
-            counters.channelClosed(((JniChannel) child).finalCounters);
-        }
         if (children.remove(child)) {
             release();
         }
