@@ -4,6 +4,9 @@
 // (passive side); destroyed on the loop thread.
 #pragma once
 
+#include <sys/socket.h>
+
+#include <atomic>
 #include <cstdint>
 
 #include "core/registered_blocks.h"
@@ -59,6 +62,18 @@ class BlockLease {
   RegisteredBlock block_;
 };
 
+// Where an active channel connects (Context::connect).
+struct ConnectTarget {
+  sockaddr_storage remote{};
+  sockaddr_storage local{};
+  bool has_local = false;
+  int timeout_ms = 0;
+};
+
+// Commands for a channel that could not be queued (the queue could not grow): the loop finds them
+// in the channel itself (Context::run_deferred_commands), so none is ever lost.
+enum DeferredCommand : uint8_t { kDeferredConnect = 1, kDeferredDisconnect = 2, kDeferredDestroy = 4 };
+
 class Channel {
  public:
   Channel(uint32_t channel_key, bool is_passive, const ChannelOptions& channel_options, RegisteredBlocks& blocks,
@@ -109,6 +124,8 @@ class Channel {
   // Loop thread: the listener whose limit of pending requests this accepted channel counts against,
   // until it is established or gone (Context::settle_pending).
   struct Listener* pending_on = nullptr;
+  ConnectTarget connect_target;               // active side: written before the connect is queued
+  std::atomic<uint8_t> deferred_commands{0};  // DeferredCommand bits
   // Active side: the connect data sent with the request (admission), and a refusal's text.
   std::vector<uint8_t> connect_data;
   std::string refusal_text;

@@ -78,20 +78,20 @@ bool Context::is_listener(const void* context) noexcept {
 }
 
 void Context::connect(Channel* channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms) {
+  channel->connect_target.remote = remote;
+  if (local != nullptr) {
+    channel->connect_target.local = *local;
+    channel->connect_target.has_local = true;
+  }
+  channel->connect_target.timeout_ms = timeout_ms;
   Command command{};
   command.kind = Command::kConnect;
   command.channel = channel;
-  command.remote = remote;
-  if (local != nullptr) {
-    command.local = *local;
-    command.has_local = true;
-  }
-  command.timeout_ms = timeout_ms;
   enqueue(command);
 }
 
-void Context::start_connect(const Command& c) {
-  Channel& channel = *c.channel;
+void Context::start_connect(Channel& channel) {
+  const ConnectTarget& c = channel.connect_target;
   if (channel.engine.closed()) return;  // closed before the attempt started
   try {
     channel.transport.attach(verbs::CmId(cm_channel_.get(), &channel));
@@ -346,8 +346,32 @@ void Context::drain_cm_events() {
     } catch (const std::exception&) {
       // Only allocation can fail here (the handlers turn verbs errors into failed channels); the
       // event is acknowledged regardless, or destroying its id would block forever.
+      fail_channel_of(event);
     }
     rdma_ack_cm_event(event);
+  }
+}
+
+// The channel an event was for cannot go on without what its handling failed to allocate: it
+// closes now, so nothing waits for an answer that will not come (a connect request's own paths
+// refuse it instead).
+void Context::fail_channel_of(const rdma_cm_event* event) noexcept {
+  void* owner = event->id->context;
+  if (event->event == RDMA_CM_EVENT_CONNECT_REQUEST || owner == nullptr || event->listen_id != nullptr ||
+      is_listener(owner)) {
+    return;
+  }
+  Channel& channel = *static_cast<Channel*>(owner);
+  try {
+    if (channel.engine.closed()) return;
+    if (event->event == RDMA_CM_EVENT_DISCONNECTED) {
+      channel.engine.abort(ClosedCause::kPeerDisconnected);
+    } else {
+      connect_failed(channel, ChannelFailure::kSetupError, ENOMEM);
+    }
+  } catch (const std::exception&) {
+    // Reporting the close ran out of memory as well: the engine is closed; Java's connect timeout
+    // or operation bounds end what waits for it
   }
 }
 

@@ -203,12 +203,30 @@ void Context::enqueue(const Command& command) noexcept {
     std::lock_guard<std::mutex> lock(commands_mutex_);
     commands_.push_back(command);
   } catch (const std::bad_alloc&) {
-    return;  // out of memory: the command is lost, as the caller is then; nothing to free here
+    defer(command);  // the queue could not grow: a lost connect would never be answered, a lost destroy leak
   }
   uint64_t one = 1;
   if (write(wake_fd_, &one, sizeof one) < 0) {
     // EAGAIN: a wake-up is pending anyway; anything else: the loop still runs commands on its next round
   }
+}
+
+void Context::defer(const Command& command) noexcept {
+  switch (command.kind) {
+    case Command::kConnect:
+      command.channel->deferred_commands.fetch_or(kDeferredConnect);
+      break;
+    case Command::kDestroyChannel:
+      command.channel->deferred_commands.fetch_or(kDeferredDestroy);
+      break;
+    case Command::kDisconnect:
+      if (Channel* channel = lookup(command.key)) channel->deferred_commands.fetch_or(kDeferredDisconnect);
+      break;
+    case Command::kCloseListener:
+      command.listener->close_deferred = true;
+      break;
+  }
+  commands_deferred_ = true;
 }
 
 void Context::disconnect_later(uint32_t key) noexcept {
@@ -234,19 +252,64 @@ void Context::close_listener(Listener* listener) {
 }
 
 void Context::run_commands() {
-  std::vector<Command> commands;
   {
     std::lock_guard<std::mutex> lock(commands_mutex_);
-    if (commands_.empty()) return;
-    commands.swap(commands_);
+    running_.swap(commands_);  // the queue gets the last batch's capacity: enqueue rarely allocates
   }
   // Every command of the batch runs, whatever one of them throws: a lost destroy or listener close
   // would leak its cm id, and rdma_destroy_id of a leaked id blocks the context's close.
-  for (Command& c : commands) {
+  for (Command& c : running_) {
     try {
       run_command(c);
     } catch (const std::exception&) {
       // Reporting the failure itself ran out of memory: nothing more to do for this command
+    }
+  }
+  running_.clear();
+  if (commands_deferred_.exchange(false)) run_deferred_commands();
+}
+
+// The commands enqueue could not queue, found in their objects; after the queued ones, so a
+// queued connect precedes a deferred destroy of the same channel (a destroyed channel has left the
+// table, and its deferred bits with it).
+void Context::run_deferred_commands() {
+  for (uint32_t i = 0;; ++i) {
+    {
+      std::lock_guard<std::mutex> lock(table_mutex_);  // table_size_ grows on application threads
+      if (i >= table_size_) break;
+    }
+    Channel* channel = table_[i].load(std::memory_order_acquire);
+    if (channel == nullptr) continue;
+    uint8_t deferred = channel->deferred_commands.exchange(0);
+    for (uint8_t bit : {kDeferredConnect, kDeferredDisconnect, kDeferredDestroy}) {
+      if ((deferred & bit) == 0) continue;
+      Command c{};
+      c.kind = bit == kDeferredConnect ? Command::kConnect : bit == kDeferredDestroy ? Command::kDestroyChannel : Command::kDisconnect;
+      c.channel = channel;
+      c.key = channel->key;
+      try {
+        run_command(c);
+      } catch (const std::exception&) {
+        // as in run_commands
+      }
+    }
+  }
+  for (;;) {
+    Listener* closing = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(listeners_mutex_);
+      for (Listener* listener : listeners_) {
+        if (listener->close_deferred) closing = listener;
+      }
+    }
+    if (closing == nullptr) break;
+    Command c{};
+    c.kind = Command::kCloseListener;
+    c.listener = closing;
+    try {
+      run_command(c);
+    } catch (const std::exception&) {
+      closing->close_deferred = false;  // as in run_commands (the listener stays until the context closes)
     }
   }
 }
@@ -254,7 +317,7 @@ void Context::run_commands() {
 void Context::run_command(Command& c) {
   switch (c.kind) {
     case Command::kConnect:
-      start_connect(c);
+      start_connect(*c.channel);
       break;
     case Command::kDisconnect:
       if (Channel* channel = lookup(c.key)) disconnect_quietly(*channel);

@@ -54,6 +54,7 @@ struct Listener {
   verbs::CmId id;
   ChannelOptions options;
   std::atomic<bool> closing{false};
+  std::atomic<bool> close_deferred{false};  // its close could not be queued (Context::enqueue)
   uint32_t pending = 0;  // loop thread: accepted requests not established yet
 };
 
@@ -136,16 +137,16 @@ class Context : public EventSink, public LoopCommands {
     Channel* channel = nullptr;
     Listener* listener = nullptr;
     uint32_t key = 0;
-    sockaddr_storage remote{};
-    sockaddr_storage local{};
-    bool has_local = false;
-    int timeout_ms = 0;
   };
 
   // context.cc
+  // Queues a command and wakes the loop; never loses it (deferred in its object when the queue
+  // cannot grow).
   void enqueue(const Command& command) noexcept;
+  void defer(const Command& command) noexcept;
   void run_commands();
   void run_command(Command& c);
+  void run_deferred_commands();
   void settle_pending(Channel& channel) noexcept;
   void forget_pending_of(const Listener* listener) noexcept;
   void disconnect_quietly(Channel& channel) noexcept;
@@ -157,8 +158,9 @@ class Context : public EventSink, public LoopCommands {
   // Channels whose transfers waited for the receive budget try again once bytes came back.
   void retry_budget_waiters();
   // connections.cc
-  void start_connect(const Command& command);
+  void start_connect(Channel& channel);
   void drain_cm_events();
+  void fail_channel_of(const rdma_cm_event* event) noexcept;
   void handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to_destroy);
   void handle_connect_request(rdma_cm_event* event, std::vector<verbs::CmId>& to_destroy);
   // The accept path: a channel for the request, accepted, or null with why it was refused (the id
@@ -220,6 +222,8 @@ class Context : public EventSink, public LoopCommands {
 
   std::mutex commands_mutex_;
   std::vector<Command> commands_;
+  std::vector<Command> running_;  // loop thread: the batch being run (swapped, so both keep their capacity)
+  std::atomic<bool> commands_deferred_{false};  // some object holds a command enqueue could not queue
   std::vector<Listener*> listeners_;
   std::mutex listeners_mutex_;
 };

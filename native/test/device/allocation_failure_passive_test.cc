@@ -5,9 +5,6 @@
 // wait_events, the client ends connected or refused within a bound, every channel reported
 // incoming is reported closed, and a last connection with nothing failing works. LeakSanitizer
 // checks that nothing a failure interrupted was leaked.
-// free() in the replaced operators pairs with their malloc(); GCC cannot see that through operator new.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -15,46 +12,20 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
-#include <new>
+#include <map>
+#include <memory>
+#include <string>
 #include <thread>
-#include <unistd.h>
+#include <vector>
 
 #include "core/context.h"
+#include "test/device/allocation_failure.h"
 #include "wire/handshake.h"
 
-namespace {
-thread_local long fail_countdown = -1;  // < 0: nothing fails; 0: the next allocation fails
-thread_local long failures = 0;
-}  // namespace
-
-void* operator new(std::size_t size) {
-  if (fail_countdown >= 0 && fail_countdown-- == 0) {
-    ++failures;
-    throw std::bad_alloc();
-  }
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  try {
-    return operator new(size);
-  } catch (const std::bad_alloc&) {
-    return nullptr;
-  }
-}
-void* operator new[](std::size_t size, const std::nothrow_t& tag) noexcept { return operator new(size, tag); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+using namespace jrdma::test;
 
 namespace {
 
-constexpr const char* kServerIp = "10.77.0.1";
 constexpr int kPort = 21020;
 
 // A raw rdma_cm client (its own event channel, PD, CQ and QP): connects with a valid handshake and
@@ -129,7 +100,7 @@ struct Client {
 // The server's side of one cycle, with the k-th allocation of its loop failing (k < 0: none).
 class Server {
  public:
-  Server() : context_(options()) {
+  Server() : context_(device("rxe0")) {
     jrdma::ChannelOptions channel;
     channel.queue_pair.eager = 4096;
     channel.queue_pair.depth = 16;
@@ -184,12 +155,6 @@ class Server {
   void reset() { incoming = opened = closed = rejected = false; }
 
  private:
-  static jrdma::ContextOptions options() {
-    jrdma::ContextOptions options;
-    options.device_name = "rxe0";
-    return options;
-  }
-
   void see(const jrdma::EventRecord& r) {
     switch (static_cast<jrdma::EventKind>(r.kind)) {
       case jrdma::EventKind::kIncoming:
@@ -217,21 +182,6 @@ class Server {
   long countdown_ = -1;
   long index_ = -1;
 };
-
-// A hang inside the server (a close waiting forever for an event never acknowledged) cannot be
-// reported by an assertion: the watchdog names the step and ends the process.
-std::atomic<const char*> step{"starting"};
-std::atomic<long> step_allocation{-1};
-std::atomic<bool> finished{false};
-
-void watchdog(int seconds) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (!finished && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  if (!finished) {
-    std::fprintf(stderr, "HUNG for %d s in step '%s' (failing allocation %ld)\n", seconds, step.load(), step_allocation.load());
-    std::_Exit(3);
-  }
-}
 
 // Runs the server's loop until `done` or `seconds` pass; false on timeout.
 template <typename Done>
@@ -294,8 +244,7 @@ long fail_each_allocation(Server& server) {
 }  // namespace
 
 TEST(AllocationFailureDevice, TheLoopSurvivesAFailedAllocationAnywhereInAChannelsLife) {
-  std::thread dog(watchdog, 600);
-  {
+  with_watchdog(600, [] {
     Server server;
     ASSERT_EQ(RDMA_CM_EVENT_ESTABLISHED, cycle(server, -1)) << "a cycle with nothing failing connects";
     long injected = fail_each_allocation(server);
@@ -303,7 +252,6 @@ TEST(AllocationFailureDevice, TheLoopSurvivesAFailedAllocationAnywhereInAChannel
     std::printf("allocation failures injected: %ld (one per cycle: %ld)\n", failures, injected);
     EXPECT_EQ(RDMA_CM_EVENT_ESTABLISHED, cycle(server, -1)) << "after every failure, a connection works";
     step = "close the context";
-  }
-  finished = true;
-  dog.join();
+  });
 }
+
