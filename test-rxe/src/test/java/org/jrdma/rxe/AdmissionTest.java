@@ -19,12 +19,14 @@ import org.jrdma.AdmissionRefusedException;
 import org.jrdma.ConnectionRequest;
 import org.jrdma.RdmaChannel;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A server's admission policy decides on every incoming connection before anything is created for
  * it: it sees the peer's address and connect data, and a refused client gets the policy's code and
  * reason. Queue pairs and registrations are counted with {@code rdma resource show}.
  */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class AdmissionTest {
     private static final byte[] TENANT = "tenant-7".getBytes(StandardCharsets.US_ASCII);
 

@@ -13,8 +13,10 @@ import org.jrdma.Rdma;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Device async events reach the listener on the event loop: link down gives PORT_ERR, link up PORT_ACTIVE. */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class AsyncEventTest {
     @Test
     void linkDownAndUpAreDelivered() throws Exception {

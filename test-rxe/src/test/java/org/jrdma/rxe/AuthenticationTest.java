@@ -21,12 +21,14 @@ import org.jrdma.RdmaContext;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Mutual authentication with a pre-shared key over real connections: the same key gives a working
  * channel; a different key, or a key on one side only, gives no channel on either side and a typed
  * exception on the client naming why.
  */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class AuthenticationTest {
     private static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] OTHER = "fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.US_ASCII);

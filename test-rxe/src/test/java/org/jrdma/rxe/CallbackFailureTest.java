@@ -20,8 +20,10 @@ import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Nothing a handler throws stops the event loop; an accepted channel knows its peer; close reports in order. */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class CallbackFailureTest {
     /** Server handler: "error" throws an AssertionError, "runtime" an IllegalStateException, anything else is kept. */
     static final class Throwing implements ChannelHandler {

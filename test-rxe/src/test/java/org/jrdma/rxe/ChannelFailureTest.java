@@ -25,8 +25,10 @@ import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Connection failures are typed; closes with operations in flight never hang; a peer leaving is reported. */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class ChannelFailureTest {
     @Test
     void nobodyListeningIsConnectionRefused() throws Exception {

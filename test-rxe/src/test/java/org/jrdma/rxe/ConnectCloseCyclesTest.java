@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,13 +58,13 @@ class ConnectCloseCyclesTest {
             Map<String, Integer> resources = settledResourceCounts(null, c -> c);
             long fds = openDescriptors();
             int threads = Thread.activeCount();
-            long outsideHeap = memoryOutsideTheHeap();
+            long outsideHeap = ResourceBaseline.memoryOutsideTheHeap();
             long start = System.nanoTime();
             for (int i = 0; i < CYCLES; i++) {
                 cycle(e, address, out, echoes);
                 if (Boolean.getBoolean("jrdma.cycles.trace") && i % 100 == 99) {
                     System.out.printf("ConnectCloseCyclesTest: after %d cycles %d KiB outside the heap, nonheap %d KiB%n",
-                            i + 1, (memoryOutsideTheHeap() - outsideHeap) >> 10,
+                            i + 1, (ResourceBaseline.memoryOutsideTheHeap() - outsideHeap) >> 10,
                             ManagementFactory.getMemoryMXBean().getNonHeapMemoryUsage().getCommitted() >> 10);
                 }
             }
@@ -77,7 +76,7 @@ class ConnectCloseCyclesTest {
                     + " connect/close cycles (memory registrations aside)");
             assertEquals(fds, openDescriptors(), "open file descriptors");
             assertEquals(threads, Thread.activeCount(), "threads");
-            long grown = memoryOutsideTheHeap() - outsideHeap;
+            long grown = ResourceBaseline.memoryOutsideTheHeap() - outsideHeap;
             System.out.printf("ConnectCloseCyclesTest: %d cycles in %d ms; memory outside the Java heap grew by %d KiB"
                     + " (%d bytes per cycle)%n", CYCLES, millis, grown >> 10, grown / CYCLES);
             assertTrue(grown < BOUND, "memory outside the Java heap grew by " + (grown >> 10) + " KiB over " + CYCLES
@@ -126,18 +125,5 @@ class ConnectCloseCyclesTest {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.count();
         }
-    }
-
-    /** Resident memory minus what the JVM has committed for its heap (which grows and shrinks on its own). */
-    private static long memoryOutsideTheHeap() throws Exception {
-        System.gc(); // direct buffers whose owners are gone give their memory back
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        long heap = memory.getHeapMemoryUsage().getCommitted();
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("\\D", "")) * 1024 - heap;
-            }
-        }
-        throw new AssertionError("no VmRSS in /proc/self/status");
     }
 }

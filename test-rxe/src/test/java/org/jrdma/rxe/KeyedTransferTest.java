@@ -30,6 +30,7 @@ import org.jrdma.keyed.KeyedOptions;
 import org.jrdma.keyed.KeyedStore;
 import org.jrdma.keyed.TransferKey;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Keyed transfers (TensorFlow's verbs transport) over real verbs: fetches before and after the value
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * flight both ways, and peers that misbehave (a bogus key length, a forged token, a flood of fetches)
  * ending their own channel only.
  */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class KeyedTransferTest {
     private static final byte[] META = "f32[32,32]".getBytes(StandardCharsets.US_ASCII);
 

@@ -20,6 +20,7 @@ import org.jrdma.kv.KvServer;
 import org.jrdma.kv.KvWorker;
 import org.jrdma.kv.MergeFunction;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * ps-lite's push/pull over real verbs, in one process: two servers each owning half of the key space,
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * against a pure-Java model of the same sums; a server that goes away fails the pending requests
  * instead of hanging them; a worker that sends garbage loses only its own channel.
  */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class KvTest {
     private static final int[] SIZES = {4, 64, 4096, 65536, 256 << 10};
 

@@ -20,6 +20,7 @@ import org.jrdma.ConnectTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The link under a channel goes down and comes back (docs/testing.md, the policy): a channel that sends
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * outage is not here: on rxe the send fails at once with LOC_QP_OP_ERR, and afterwards no new connection
  * over that link succeeded for minutes, which failed every test after it — see docs/testing.md.)
  */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class LinkOutageTest {
     private static final int SIZE = 1024;
 

@@ -25,6 +25,7 @@ import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Keepalive: an idle channel between live peers stays open for three bounds, and a peer
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * operation issued through {@link RdmaChannel#withDeadline} and not done within it closes the channel
  * naming it; operations done in time leave no trace.
  */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class LivenessTest {
 
     @Test

@@ -11,8 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** An unprivileged process with a small memlock limit gets a RegistrationException with errno and the ulimit hint. */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class MemlockTest {
     @Test
     void registrationBeyondTheMemlockLimitIsATypedExceptionNamingTheLimit() throws Exception {

@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A link with delay (netem on both ends of the veth pair): slow but correct — every message, eager
  * and rendezvous, arrives intact and in order. The queue is long enough that netem drops nothing:
  * Soft-RoCE 6.1 recovers from loss incorrectly (docs/testing.md), so loss is not emulated.
  */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class NetworkDelayTest {
     private static final int MIB = 1 << 20;
 

@@ -22,12 +22,14 @@ import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A peer process killed in the middle of rendezvous transfers: the survivor's operations all fail
  * (none hangs), its channel closes with a cause, the sources it exposed are deregistered at once,
  * and `rdma resource show` is back to where it was before either process started.
  */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class PeerDeathTest {
     private static final int MIB = 1 << 20;
     // 16 messages of 4 MiB: 8 are in flight when the peer dies.

@@ -23,6 +23,7 @@ import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteAllocationException;
 import org.jrdma.RemoteBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The remote-memory agent over real verbs: memory the peer allocates for us (zeroed, exactly the
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * side hands the other — each revoked with its buffer or its channel. Registrations are counted
  * with {@code rdma resource show} on the server's device.
  */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class RemoteMemoryAgentTest {
     private static final int REM_ACCESS_ERR = 10;
 

@@ -14,12 +14,14 @@ import org.jrdma.RdmaOperationException;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A token grants exactly its buffer: a peer that puts a neighbouring block's address next to a
  * buffer's rkey, or keeps using the token of a closed buffer whose memory was handed out again, gets
  * a remote access error on that channel — and the bytes it aimed at stay untouched.
  */
+@ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class ScopedTokenTest {
     private static final int REM_ACCESS_ERR = 10;
 

@@ -1,0 +1,135 @@
+package org.jrdma.rxe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A fault test class leaves nothing behind: {@code @ExtendWith(ResourceBaseline.class)} takes the
+ * baseline before the class — `rdma resource show` counts of every device, the process's verbs
+ * and event descriptors, jrdma's threads, memory outside the Java heap — and after it expects the
+ * counts, descriptors and threads back exactly (within 20 s: a server's side of the last channels
+ * goes a moment after the client's) and the memory within {@link #MEMORY_BOUND}.
+ *
+ * <p>librdmacm opens every device and a protection domain on its first use and keeps them for the
+ * process: the baseline is taken after one connection has been made in this JVM.
+ */
+final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
+    /** Memory outside the heap a fault class may add (code paths warmed up, JIT, malloc arenas). */
+    static final long MEMORY_BOUND = 64L << 20;
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ResourceBaseline.class);
+    private static boolean librdmacmWarm;
+
+    private record Snapshot(Map<String, Integer> resources, Map<String, Long> descriptors, Map<String, Long> threads,
+                            long outsideHeap) { }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        warmLibrdmacm();
+        Map<String, Integer> resources = settled(ContextLifecycleTest::resourceCounts, null);
+        context.getStore(NAMESPACE).put("baseline", new Snapshot(resources, settled(ResourceBaseline::descriptors, null),
+                settled(ResourceBaseline::jrdmaThreads, null), memoryOutsideTheHeap()));
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        Snapshot before = context.getStore(NAMESPACE).get("baseline", Snapshot.class);
+        String of = context.getRequiredTestClass().getSimpleName();
+        assertEquals(before.resources(), settled(ContextLifecycleTest::resourceCounts, before.resources()),
+                "rdma resource show counts after " + of);
+        assertEquals(before.descriptors(), settled(ResourceBaseline::descriptors, before.descriptors()),
+                "verbs, rdma_cm and event descriptors after " + of);
+        assertEquals(before.threads(), settled(ResourceBaseline::jrdmaThreads, before.threads()), "jrdma threads after " + of);
+        long grown = memoryOutsideTheHeap() - before.outsideHeap();
+        System.out.printf("ResourceBaseline: %s left rdma resources, descriptors and threads as they were; memory outside"
+                + " the heap %+d KiB%n", of, grown >> 10);
+        assertTrue(grown < MEMORY_BOUND, of + " grew the memory outside the Java heap by " + (grown >> 10) + " KiB");
+    }
+
+    private static synchronized void warmLibrdmacm() throws Exception {
+        if (librdmacmWarm) {
+            return;
+        }
+        try (Endpoints first = new Endpoints()) {
+            InetSocketAddress address = Endpoints.nextAddress();
+            first.listen(address, (ch, m) -> { });
+            first.connect(address, (ch, m) -> { }).close();
+        }
+        librdmacmWarm = true;
+    }
+
+    /**
+     * The value once it equals {@code expected} (null: once two readings agree), or the last reading
+     * after 20 s.
+     */
+    private static <T> T settled(ThrowingSupplier<T> reading, T expected) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        T value = reading.get();
+        T previous = null;
+        while (System.nanoTime() < end && !(expected == null ? value.equals(previous) : value.equals(expected))) {
+            Thread.sleep(200); // polling external views (rdma tool, /proc); the assertion is on the values
+            previous = value;
+            value = reading.get();
+        }
+        return value;
+    }
+
+    @FunctionalInterface
+    private interface ThrowingSupplier<T> {
+        T get() throws Exception;
+    }
+
+    /** Open descriptors of the kinds the library creates, by kind: /dev/infiniband/*, eventfd, epoll. */
+    static Map<String, Long> descriptors() throws Exception {
+        Map<String, Long> kinds = new TreeMap<>();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                String target;
+                try {
+                    target = Files.readSymbolicLink(fd).toString();
+                } catch (java.io.IOException gone) {
+                    continue; // closed while listing (the listing's own descriptor, among others)
+                }
+                if (target.startsWith("/dev/infiniband/") || target.equals("anon_inode:[eventfd]")
+                        || target.equals("anon_inode:[eventpoll]")) {
+                    kinds.merge(target, 1L, Long::sum);
+                }
+            }
+        }
+        return kinds;
+    }
+
+    /** Live threads whose name starts with "jrdma", by name. */
+    static Map<String, Long> jrdmaThreads() {
+        Map<String, Long> names = new TreeMap<>();
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().startsWith("jrdma")) {
+                names.merge(thread.getName(), 1L, Long::sum);
+            }
+        }
+        return names;
+    }
+
+    /** Resident memory minus what the JVM has committed for its heap (which grows and shrinks on its own). */
+    static long memoryOutsideTheHeap() throws Exception {
+        System.gc(); // direct buffers whose owners are gone give their memory back
+        long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) * 1024 - heap;
+            }
+        }
+        throw new AssertionError("no VmRSS in /proc/self/status");
+    }
+}
