@@ -220,6 +220,10 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to
                  static_cast<void*>(event->id), event->id->context);
   }
   if (event->event == RDMA_CM_EVENT_CONNECT_REQUEST) return handle_connect_request(event, to_destroy);
+  if (event->event == RDMA_CM_EVENT_DEVICE_REMOVAL && !device_removed_) {
+    device_removed_ = true;  // the context learns it from whichever of its ids hears it first
+    emit(make_record(EventKind::kDeviceRemoved, 0));
+  }
   if (event->id->context == nullptr || event->listen_id != nullptr) return;
   if (is_listener(event->id->context)) return;  // e.g. DEVICE_REMOVAL on a listening id
   Channel& channel = *static_cast<Channel*>(event->id->context);
@@ -325,7 +329,7 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to
       connect_failed(channel, ChannelFailure::kConnectError, event->status);
       break;
     case RDMA_CM_EVENT_DEVICE_REMOVAL:
-      connect_failed(channel, ChannelFailure::kDeviceRemoved, ENODEV);
+      channel.engine.abort(ClosedCause::kDeviceRemoved, 0, ENODEV);
       break;
     case RDMA_CM_EVENT_DISCONNECTED:
       // Messages the peer sent before it closed may wait in the CQ (this event and their completions

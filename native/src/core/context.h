@@ -201,6 +201,7 @@ class Context : public EventSink, public LoopCommands {
   std::chrono::steady_clock::time_point idle_since_{};  // loop thread: when the CQ was last found empty
   std::atomic<bool> wake_requested_{false};  // set by wake(): a spin gives way to the eventfd
   bool closed_ = false;
+  bool device_removed_ = false;  // loop thread: kDeviceRemoved was reported
   std::atomic<std::thread::id> loop_thread_{};
   std::chrono::steady_clock::time_point next_tick_{};
 

@@ -29,6 +29,8 @@
 //   kAgentReply        a = wire::AgentStatus, b = rkey, c = sequence number of our kAllocateRemote,
 //                      d = address (kGranted) or the detail: the peer's answer, or kTimedOut
 //   kAgentRelease      b = rkey, c = address, d = length: the peer released memory we allocated for it
+//   kDeviceRemoved     nothing: the context's device is being removed (rdma_cm's DEVICE_REMOVAL on
+//                      one of its ids); reported once, its channels close with ClosedCause::kDeviceRemoved
 //   kAdmissionRequest  c = request handle, d = listener handle: a connection request waits for the
 //                      listener's admission policy (Context::awaiting, Context::decide)
 //   kToken             a = wire::RemoteAccess bits, b = rkey, c = address, d = length: the peer
@@ -61,6 +63,7 @@ enum class EventKind : int32_t {
   kAgentRelease = 16,
   kToken = 17,
   kAdmissionRequest = 18,
+  kDeviceRemoved = 19,
 };
 
 // kOpDone statuses beyond ibv_wc_status: how a rendezvous send ended (d = detail).
@@ -89,6 +92,7 @@ enum class ClosedCause : int32_t {
   kPeerSilent = 7,        // nothing arrived for c milliseconds (keepalive, d = the configured bound)
   kOperationTimeout = 8,  // b = 0: operations waited c milliseconds without one completing (d = the bound);
                           // b = an OpKind: that operation waited c ms, past its own deadline of d ms
+  kDeviceRemoved = 9,     // the device went away (rdma_cm DEVICE_REMOVAL); c = ENODEV
 };
 
 // Why a connection attempt failed (kConnectFailed).

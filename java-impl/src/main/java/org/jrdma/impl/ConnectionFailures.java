@@ -103,6 +103,9 @@ final class ConnectionFailures {
                 return new org.jrdma.OperationTimeoutException("operations to " + remote + " waited " + detail
                         + " ms without one completing (operationTimeoutMillis " + detail2 + "): the peer returns no"
                         + " credits or answers, or the device does not complete", detail);
+            case EventRecords.CLOSED_DEVICE_REMOVED:
+                return new org.jrdma.DeviceRemovedException("the device under the channel to " + remote
+                        + " was removed; channel closed");
             case EventRecords.CLOSED_GRACEFUL_TIMEOUT:
                 return new RdmaClosedException("closed: operations still in flight after " + detail
                         + " ms of graceful close were failed");

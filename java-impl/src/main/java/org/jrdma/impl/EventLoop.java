@@ -118,6 +118,9 @@ final class EventLoop implements Runnable {
                 AsyncEvent.Severity severity = AsyncEvent.Severity.values()[Math.min(records.asyncSeverity(i), 2)];
                 context.onAsyncEvent(new AsyncEvent(AsyncEventType.fromVerbs(records.asyncType(i)), records.asyncPort(i), severity));
                 return;
+            case EventRecords.KIND_DEVICE_REMOVED:
+                context.onDeviceRemoved();
+                return;
             case EventRecords.KIND_WAKEUP:
                 return; // the tasks run after the batch; the loop condition is checked next
             default:

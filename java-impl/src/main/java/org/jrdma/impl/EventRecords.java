@@ -35,6 +35,7 @@ final class EventRecords {
     static final int KIND_AGENT_RELEASE = 16;
     static final int KIND_TOKEN = 17;
     static final int KIND_ADMISSION_REQUEST = 18;
+    static final int KIND_DEVICE_REMOVED = 19;
 
     /** wire::AgentStatus of kAgentReply (and kAgentAnswer). */
     static final int AGENT_GRANTED = 0;
@@ -61,6 +62,7 @@ final class EventRecords {
     static final int CLOSED_GRACEFUL_TIMEOUT = 6;
     static final int CLOSED_PEER_SILENT = 7;
     static final int CLOSED_OPERATION_TIMEOUT = 8;
+    static final int CLOSED_DEVICE_REMOVED = 9;
 
     private final ByteBuffer records;
     private final long address;

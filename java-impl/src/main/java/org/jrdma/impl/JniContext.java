@@ -417,6 +417,15 @@ final class JniContext extends NativeResource implements RdmaContext {
         }
     }
 
+    /** The device is being removed: new work is refused (its channels close on their own records). */
+    void onDeviceRemoved() {
+        org.jrdma.DeviceRemovedException cause = new org.jrdma.DeviceRemovedException("the device " + device().name()
+                + " was removed (its network interface is gone or its driver unloaded): the context refuses new work;"
+                + " close it and open one on another device");
+        LOG.log(Level.WARNING, cause.getMessage());
+        fail(cause);
+    }
+
     /** Marks the context failed: new work is refused with this cause. */
     void fail(Throwable cause) {
         if (failure == null) {
