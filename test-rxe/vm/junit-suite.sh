@@ -2,14 +2,16 @@
 # Runs inside the VM: the test-rxe JUnit suite with the console launcher, on the class path that
 # the host build wrote (test-rxe/target/vm/classpath.txt). Reports go to test-rxe/target/vm-reports.
 #   junit-suite.sh [--docker] [launcher arguments]
-# Without --docker: every test not tagged "docker" or "netdev-removal", then (when no test is
-# selected) the "netdev-removal" test last, in a JVM of its own: it deletes the veth pair. With --docker: starts a Docker engine in the
+# Without --docker: every test not tagged "docker" or "destroys-topology", then (when no test is
+# selected) the "destroys-topology" tests last, in a JVM of its own (a send into a link outage leaves
+# rdma_cm unusable over the link for minutes; deleting the veth pair ends it). With --docker: starts
+# a Docker engine in the
 # guest (docker-up.sh) and runs the Testcontainers tests (tag "docker") only.
 # Extra arguments go to the launcher, e.g. --select-method org.jrdma.rxe.DeviceSmokeTest#portsAreActive
 set -u
 repo=${JRDMA_REPO:?}
 target="$repo/test-rxe/target"
-tags="--exclude-tag=docker --exclude-tag=netdev-removal"
+tags="--exclude-tag=docker --exclude-tag=destroys-topology"
 reports="$target/vm-reports/plain"
 native_status=0
 if [ "${1:-}" = --native ]; then
@@ -50,11 +52,11 @@ rxe_errors=$(dmesg 2>/dev/null | grep -c -e "rdma_rxe: Failed" -e "WARNING.*rxe"
 echo "junit-suite: rdma_rxe errors and warnings in the kernel log: $rxe_errors"
 [ "$rxe_errors" != 0 ] && dmesg 2>/dev/null | grep -e "rdma_rxe: Failed" -e "WARNING.*rxe" | sed 's/^\[[^]]*\] //' | sort | uniq -c | head -5
 if [ "$destructive" = 1 ]; then
-  rm -rf "$target/vm-reports/netdev-removal"
+  rm -rf "$target/vm-reports/destroys-topology"
   java -XX:TieredStopAtLevel=1 -Djrdma.repo="$repo" -jar "$target/vm/junit-console.jar" execute \
     --class-path "$target/test-classes:$(cat "$target/vm/classpath.txt")" \
-    --scan-class-path="$target/test-classes" --include-tag=netdev-removal \
-    --reports-dir "$target/vm-reports/netdev-removal" --details=tree --disable-banner --disable-ansi-colors
+    --scan-class-path="$target/test-classes" --include-tag=destroys-topology \
+    --reports-dir "$target/vm-reports/destroys-topology" --details=tree --disable-banner --disable-ansi-colors
   removal_status=$?
   [ "$status" = 0 ] && status=$removal_status
 fi
