@@ -1,0 +1,498 @@
+#include "transport/tcp_channel.h"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace jrdma::tcp {
+
+namespace {
+constexpr std::size_t kStagingBytes = 64 * 1024;   // table memory copied per step, in or out
+constexpr std::size_t kMaxQueuedOutputs = 1024;    // stop reading requests while this many answers wait
+
+}  // namespace
+
+TcpChannel::TcpChannel(int fd, uint8_t* ring, uint32_t eager, MemoryTable& memory)
+    : fd_(fd), ring_(ring), eager_(eager), memory_(memory), staging_(kStagingBytes), payload_staging_(kStagingBytes) {
+  int flags = fcntl(fd_, F_GETFL, 0);
+  if (flags < 0 || fcntl(fd_, F_SETFL, flags | O_NONBLOCK) != 0) {
+    int error = errno;
+    ::close(fd_);
+    throw_errno("fcntl(O_NONBLOCK) on the channel's socket", error);
+  }
+  int one = 1;
+  setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // latency over batching: frames are whole
+}
+
+TcpChannel::~TcpChannel() { ::close(fd_); }
+
+// ---- posting (any thread) ------------------------------------------------------------------------
+
+void TcpChannel::post_chain(const WorkRequest* requests, int count) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int i = 0; i < count; ++i) {
+    const WorkRequest& wr = requests[i];
+    Pending pending{wr.slot, wr.signaled, wr.kind, 0, wr.local_address, wr.length, false, 0};
+    Frame frame;
+    Output output;
+    frame.key = wr.rkey;
+    frame.address = wr.remote_address;
+    switch (wr.kind) {
+      case OpKind::kSend:
+      case OpKind::kCredit:
+      case OpKind::kControl:
+        frame.type = FrameType::kSend;
+        frame.length = wr.header_length + wr.length;
+        output.part1 = wr.header;  // the header slot stays put until the slot completes
+        output.length1 = wr.header_length;
+        output.part2 = reinterpret_cast<const uint8_t*>(wr.local_address);
+        output.length2 = wr.length;
+        break;
+      case OpKind::kWrite:
+      case OpKind::kWriteWithImmediate:
+        frame.type = wr.kind == OpKind::kWrite ? FrameType::kWrite : FrameType::kWriteImmediate;
+        frame.length = wr.length;
+        frame.immediate = wr.immediate;
+        output.part1 = reinterpret_cast<const uint8_t*>(wr.local_address);
+        output.length1 = wr.length;
+        pending.request = next_request_++;
+        break;
+      case OpKind::kRead:
+      case OpKind::kTransferRead:
+        frame.type = FrameType::kReadRequest;
+        frame.length = wr.length;
+        pending.request = next_request_++;
+        break;
+      case OpKind::kCompareAndSwap:
+      case OpKind::kFetchAndAdd:
+        frame.type = FrameType::kAtomicRequest;
+        frame.atomic = wr.kind == OpKind::kFetchAndAdd ? AtomicOp::kFetchAndAdd : AtomicOp::kCompareAndSwap;
+        frame.operand0 = wr.compare_add;
+        frame.operand1 = wr.swap;
+        pending.length = 8;
+        pending.request = next_request_++;
+        break;
+      default:
+        throw RdmaError(ErrorKind::kIllegalArgument, std::string("the TCP transport cannot post ") + op_verb(wr.kind));
+    }
+    frame.request = pending.request;
+    send_queue_.push_back(pending);
+    if (state_ != State::kOpen) {  // as on a queue pair in error: it completes, flushed
+      send_queue_.back().done = true;
+      send_queue_.back().status = kStatusFlushed;
+      continue;
+    }
+    encode_frame(frame, output.header);
+    if (pending.request == 0) output.completes = &send_queue_.back();  // deque: references survive push/pop at the ends
+    push_locked(std::move(output));
+  }
+  flush_output_locked();
+}
+
+void TcpChannel::push_locked(Output output) { output_.push_back(std::move(output)); }
+
+void TcpChannel::post_receives(const uint32_t* slots, int count) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int i = 0; i < count; ++i) receives_.push_back(slots[i]);
+}
+
+void TcpChannel::disconnect() noexcept { ::shutdown(fd_, SHUT_RDWR); }  // the loop then reads the end
+
+ChannelTransport::Exposure TcpChannel::expose_for_read(uint64_t address, uint64_t length) {
+  uint32_t key = memory_.add(address, length, kRemoteRead);
+  return Exposure{key, key};
+}
+
+void TcpChannel::revoke(uint64_t handle) noexcept { memory_.remove(static_cast<uint32_t>(handle)); }
+
+bool TcpChannel::wants_write() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !output_.empty();
+}
+
+std::string TcpChannel::failure() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return failure_;
+}
+
+// ---- writing (any thread, under mutex_) -------------------------------------------------------------
+
+void TcpChannel::flush_output_locked() {
+  while (!output_.empty() && state_ == State::kOpen && write_front_locked()) {
+    if (output_.front().completes != nullptr) output_.front().completes->done = true;
+    output_.pop_front();
+  }
+}
+
+// Writes what the socket takes of the first frame; true once all of it is written.
+bool TcpChannel::write_front_locked() {
+  Output& o = output_.front();
+  for (;;) {
+    iovec parts[3];
+    int n = 0;
+    std::size_t offset = o.written;
+    auto add = [&](const uint8_t* data, std::size_t length) {
+      if (offset >= length) {
+        offset -= length;
+        return;
+      }
+      parts[n++] = iovec{const_cast<uint8_t*>(data + offset), length - offset};
+      offset = 0;
+    };
+    add(o.header, kFrameHeaderSize);
+    add(o.part1, o.length1);
+    add(o.part2, o.length2);
+    std::size_t table_done = o.written > kFrameHeaderSize ? o.written - kFrameHeaderSize : 0;
+    if (o.table_length > 0 && n == 0 && table_done < o.table_length) {
+      // A read response's bytes, copied from the table a step at a time: a region removed meanwhile
+      // is never read (the peer's stream then ends; it cannot be half-answered).
+      uint32_t step = static_cast<uint32_t>(std::min<std::size_t>(o.table_length - table_done, staging_.size()));
+      if (!memory_.copy_out(o.table_key, o.table_address + table_done, staging_.data(), step)) {
+        end_stream_locked(State::kFailed, "memory the peer was reading was deregistered during the read",
+                          kStatusRemoteAccess);
+        return false;
+      }
+      parts[n++] = iovec{staging_.data(), step};
+    }
+    if (n == 0) return true;
+    msghdr message{};
+    message.msg_iov = parts;
+    message.msg_iovlen = static_cast<std::size_t>(n);
+    ssize_t sent = ::sendmsg(fd_, &message, MSG_NOSIGNAL);
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        // Staged table bytes not taken are copied again next time (the copy is cheap; the check must be redone).
+        return false;
+      }
+      end_stream_ended_by_errno_locked("sending on", errno);
+      return false;
+    }
+    o.written += static_cast<std::size_t>(sent);
+  }
+}
+
+// ---- reading (loop thread) ------------------------------------------------------------------------
+
+// Reads frames until the socket has nothing more; false once the stream ended.
+bool TcpChannel::read_input() {
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (state_ != State::kOpen) return false;
+      if (output_.size() >= kMaxQueuedOutputs) return true;  // the peer's requests wait until answers left
+    }
+    uint8_t* into;
+    std::size_t want;
+    if (!in_payload_) {
+      into = header_in_ + header_received_;
+      want = kFrameHeaderSize - header_received_;
+    } else if (in_.into != nullptr) {
+      into = in_.into + in_.received;
+      want = in_.frame.length - in_.received;
+    } else {  // staged: a write checked step by step, or refused and dropped
+      into = payload_staging_.data();
+      want = std::min<std::size_t>(in_.frame.length - in_.received, payload_staging_.size());
+    }
+    ssize_t got = want == 0 ? 0 : ::recv(fd_, into, want, 0);
+    if (want > 0 && got == 0) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      end_stream_locked(State::kPeerClosed, "the peer closed the connection", kStatusFlushed);
+      return false;
+    }
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return true;
+      std::lock_guard<std::mutex> lock(mutex_);
+      end_stream_ended_by_errno_locked("receiving on", errno);
+      return false;
+    }
+    if (!in_payload_) {
+      header_received_ += static_cast<std::size_t>(got);
+      if (header_received_ < kFrameHeaderSize) continue;
+      header_received_ = 0;
+      if (!decode_frame(header_in_, &in_.frame)) {
+        violate("a malformed frame header", kStatusBadResponse);
+        return false;
+      }
+      begin_frame();
+      continue;
+    }
+    if (in_.through_table && !in_.refused) {
+      uint64_t at = in_.frame.address + in_.received;
+      if (!memory_.copy_in(in_.frame.key, at, payload_staging_.data(), static_cast<uint32_t>(got))) {
+        in_.refused = true;  // deregistered meanwhile: the rest is dropped, the write fails
+      }
+    }
+    in_.received += static_cast<uint32_t>(got);
+    if (in_.received == in_.frame.length) end_frame();
+  }
+}
+
+// A header arrived: check it against what this side allows, and say where its payload goes.
+void TcpChannel::begin_frame() {
+  in_.into = nullptr;
+  in_.through_table = false;
+  in_.refused = false;
+  in_.received = 0;
+  const Frame& f = in_.frame;
+  switch (f.type) {
+    case FrameType::kSend:
+      if (f.length > eager_) return violate("a message of " + std::to_string(f.length) + " bytes for receive buffers of " +
+                                                std::to_string(eager_), kStatusLocalLength);
+      if (!take_receive(&in_.receive_slot)) return violate("a message with no receive posted", kStatusReceiverNotReady);
+      in_.into = ring_ + static_cast<std::size_t>(in_.receive_slot) * eager_;
+      break;
+    case FrameType::kWriteImmediate:
+      if (!take_receive(&in_.receive_slot)) return violate("a write with immediate and no receive posted", kStatusReceiverNotReady);
+      [[fallthrough]];
+    case FrameType::kWrite:
+      in_.through_table = true;
+      in_.refused = !memory_.permits(f.key, f.address, f.length, kRemoteWrite);
+      break;
+    case FrameType::kReadRequest: {
+      Frame response;
+      response.type = FrameType::kReadResponse;
+      response.request = f.request;
+      if (!memory_.permits(f.key, f.address, f.length, kRemoteRead)) {
+        response.status = kStatusRemoteAccess;
+        answer(response);
+      } else {
+        response.length = f.length;
+        answer(response, f.key, f.address, f.length);
+      }
+      break;
+    }
+    case FrameType::kAtomicRequest:
+      serve_atomic(f);
+      break;
+    case FrameType::kReadResponse: {
+      Pending* read = awaiting_response(f);
+      if (read == nullptr) return;
+      if (f.status != 0) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        read->done = true;
+        read->status = f.status;
+        break;
+      }
+      if (f.length != read->length) return violate("a read answered with another length", kStatusBadResponse);
+      in_.into = reinterpret_cast<uint8_t*>(read->local_address);  // our own buffer, held until the read completes
+      break;
+    }
+    case FrameType::kAtomicResponse:
+    case FrameType::kWriteResponse: {
+      Pending* request = awaiting_response(f);
+      if (request == nullptr) return;
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (f.type == FrameType::kAtomicResponse && f.status == 0) {
+        std::memcpy(reinterpret_cast<void*>(request->local_address), &f.operand0, sizeof f.operand0);
+      }
+      request->done = true;
+      request->status = f.status;
+      break;
+    }
+  }
+  if (!open()) return;
+  if (carries_payload(f) && f.length > 0) {
+    in_payload_ = true;
+  } else {
+    end_frame();
+  }
+}
+
+// The payload is in: complete the receive, answer the write, or finish our read.
+void TcpChannel::end_frame() {
+  in_payload_ = false;
+  const Frame& f = in_.frame;
+  switch (f.type) {
+    case FrameType::kSend:
+      receive_completions_.push_back({in_.receive_slot, kStatusSuccess, f.length, false, 0});
+      break;
+    case FrameType::kWrite:
+    case FrameType::kWriteImmediate: {
+      Frame response;
+      response.type = FrameType::kWriteResponse;
+      response.request = f.request;
+      response.status = in_.refused ? kStatusRemoteAccess : 0;
+      answer(response);
+      if (f.type == FrameType::kWriteImmediate) {
+        // A refused write consumed the receive too; the requester's error closes the channel.
+        receive_completions_.push_back({in_.receive_slot, in_.refused ? kStatusRemoteAccess : kStatusSuccess, f.length,
+                                        !in_.refused, f.immediate});
+      }
+      break;
+    }
+    case FrameType::kReadResponse: {
+      if (f.status != 0) break;  // completed with its status when the header came
+      Pending* read = awaiting_response(f);
+      if (read == nullptr) return;
+      std::lock_guard<std::mutex> lock(mutex_);
+      read->done = true;
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void TcpChannel::serve_atomic(const Frame& request) {
+  Frame response;
+  response.type = FrameType::kAtomicResponse;
+  response.request = request.request;
+  uint64_t previous = 0;
+  if (memory_.atomic(request.key, request.address, request.atomic, request.operand0, request.operand1, &previous)) {
+    response.operand0 = previous;
+  } else {
+    response.status = request.address % 8 != 0 ? kStatusRemoteInvalidRequest : kStatusRemoteAccess;
+  }
+  answer(response);
+}
+
+void TcpChannel::answer(const Frame& response, uint32_t table_key, uint64_t table_address, uint32_t table_length) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ != State::kOpen) return;
+  Output output;
+  encode_frame(response, output.header);
+  output.table_key = table_key;
+  output.table_address = table_address;
+  output.table_length = table_length;
+  push_locked(std::move(output));
+  flush_output_locked();
+}
+
+// The request a response answers: the oldest one waiting for a response (the peer answers in order).
+TcpChannel::Pending* TcpChannel::awaiting_response(const Frame& response) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (Pending& p : send_queue_) {
+    if (p.request == 0 || p.done) continue;
+    FrameType expected = p.kind == OpKind::kRead || p.kind == OpKind::kTransferRead ? FrameType::kReadResponse
+                         : p.kind == OpKind::kCompareAndSwap || p.kind == OpKind::kFetchAndAdd ? FrameType::kAtomicResponse
+                                                                                              : FrameType::kWriteResponse;
+    if (p.request != response.request || expected != response.type) break;
+    return &p;
+  }
+  lock.unlock();
+  violate("a response to no request of ours", kStatusBadResponse);
+  return nullptr;
+}
+
+bool TcpChannel::take_receive(uint32_t* slot) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (receives_.empty()) return false;
+  *slot = receives_.front();
+  receives_.pop_front();
+  return true;
+}
+
+// The peer broke the protocol a queue pair enforces: the stream ends, everything flushes.
+void TcpChannel::violate(const std::string& why, uint8_t status) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  end_stream_locked(State::kFailed, "the peer sent " + why, status);
+}
+
+// A reset or broken pipe is the peer going away; anything else, the connection failing.
+void TcpChannel::end_stream_ended_by_errno_locked(const char* what, int error) {
+  std::string why = std::string(what) + " the channel's socket failed: " + std::strerror(error);
+  if (error == ECONNRESET || error == EPIPE) {
+    end_stream_locked(State::kPeerClosed, why, kStatusFlushed);
+  } else {
+    end_stream_locked(State::kFailed, why, kStatusRetryExceeded);
+  }
+}
+
+void TcpChannel::end_stream_locked(State state, const std::string& why, int status) {
+  if (state_ != State::kOpen) return;
+  state_ = state;
+  failure_ = why;
+  end_status_ = status;
+  ::shutdown(fd_, SHUT_RDWR);
+  output_.clear();  // nothing more leaves; what waited for it flushes
+}
+
+// ---- completions (loop thread) ----------------------------------------------------------------
+
+// Takes the completions that are due, in send-queue order: signaled ones and errors. A failed
+// request ends the stream as a queue pair goes to error; once it ended, everything left flushes
+// (each once, receives included), after the real completions.
+void TcpChannel::collect_locked() {
+  while (!send_queue_.empty() && send_queue_.front().done) {
+    Pending p = send_queue_.front();
+    send_queue_.pop_front();
+    if (p.status != kStatusSuccess) {
+      end_stream_locked(State::kFailed, "a request failed with status " + std::to_string(p.status), p.status);
+    }
+    if (p.signaled || p.status != kStatusSuccess) send_completions_.emplace_back(p.slot, p.status);
+    if (state_ != State::kOpen) break;
+  }
+  real_send_completions_ = send_completions_.size();
+  if (state_ == State::kOpen) return;
+  for (const Pending& p : send_queue_) send_completions_.emplace_back(p.slot, kStatusFlushed);
+  send_queue_.clear();
+  for (uint32_t slot : receives_) receive_flushes_.push_back(slot);
+  receives_.clear();
+}
+
+void TcpChannel::deliver_receives(ChannelEngine& engine) {
+  while (!receive_completions_.empty()) {
+    ReceiveCompletion c = receive_completions_.front();
+    receive_completions_.pop_front();
+    if (c.status != kStatusSuccess) {
+      engine.on_receive_error(c.status);
+    } else if (c.immediate) {
+      engine.on_immediate(c.slot, c.imm);
+    } else {
+      engine.on_receive(c.slot, c.byte_len);
+    }
+  }
+}
+
+TcpChannel::State TcpChannel::process(ChannelEngine& engine) {
+  read_input();
+  State state;
+  int end_status;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    flush_output_locked();
+    collect_locked();
+    state = state_;
+    end_status = end_status_;
+  }
+  // The engine runs without our lock (what it posts in answer takes it). What really completed
+  // goes first — messages that arrived before the peer closed are delivered — then, once the
+  // stream ended, the engine closes with the cause, and the flushes reach a closed engine.
+  for (std::size_t i = 0; i < real_send_completions_; ++i) {
+    engine.on_send_completion(send_completions_[i].first, send_completions_[i].second);
+  }
+  deliver_receives(engine);
+  if (state != State::kOpen && !engine.closed()) {
+    if (state == State::kPeerClosed) {
+      engine.abort(ClosedCause::kPeerDisconnected);
+    } else {
+      engine.abort(ClosedCause::kOperationFailed, end_status, 0);
+    }
+  }
+  for (std::size_t i = real_send_completions_; i < send_completions_.size(); ++i) {
+    engine.on_send_completion(send_completions_[i].first, send_completions_[i].second);
+  }
+  for (std::size_t i = 0; i < receive_flushes_.size(); ++i) engine.on_receive_error(kStatusFlushed);
+  send_completions_.clear();
+  receive_flushes_.clear();
+  real_send_completions_ = 0;
+  return state;
+}
+
+bool TcpChannel::open() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return state_ == State::kOpen;
+}
+
+}  // namespace jrdma::tcp

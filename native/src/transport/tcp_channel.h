@@ -1,0 +1,134 @@
+// The TCP transport of one channel: the engine's work requests as frames on one connected socket
+// (tcp_frame.h), with the semantics of a reliable-connected queue pair — sends land in the peer's
+// posted receives in order, one-sided requests act on the peer's registered memory after its
+// transport checked key, range and access (tcp_memory.h), the send queue completes in order, and a
+// broken connection flushes everything once. Posting runs on any thread; reading, answering the
+// peer's requests and handing completions to the engine run on the loop thread (process()).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "protocol/channel_engine.h"
+#include "protocol/transport.h"
+#include "transport/tcp_frame.h"
+#include "transport/tcp_memory.h"
+
+namespace jrdma::tcp {
+
+class TcpChannel : public ChannelTransport {
+ public:
+  // `fd`: a connected TCP socket, owned from now on (made non-blocking, TCP_NODELAY). `ring`: the
+  // channel's receive ring, slot s at ring + s * eager. `memory`: what the peer may touch here.
+  TcpChannel(int fd, uint8_t* ring, uint32_t eager, MemoryTable& memory);
+  ~TcpChannel() override;
+  TcpChannel(const TcpChannel&) = delete;
+  TcpChannel& operator=(const TcpChannel&) = delete;
+
+  // --- ChannelTransport (any thread) ------------------------------------------------------------
+  void post_chain(const WorkRequest* requests, int count) override;
+  void post_receives(const uint32_t* slots, int count) override;
+  uint32_t memory_key() const noexcept override { return 0; }  // local memory needs no key over TCP
+  void disconnect() noexcept override;
+  Exposure expose_for_read(uint64_t address, uint64_t length) override;
+  void revoke(uint64_t handle) noexcept override;
+
+  // --- loop thread ------------------------------------------------------------------------------
+  enum class State { kOpen, kPeerClosed, kFailed };
+  // Reads what arrived and answers the peer's requests, writes what the socket takes, then hands
+  // every completion to the engine in order. kPeerClosed / kFailed once the stream ended (the
+  // caller closes the engine; the flushes come with the same call).
+  State process(ChannelEngine& engine);
+  int fd() const noexcept { return fd_; }
+  bool wants_write() const;
+  // Why the stream ended: "" while open.
+  std::string failure() const;
+
+ private:
+  struct Pending {  // a request of the send queue, in posting order
+    uint32_t slot;
+    bool signaled;
+    OpKind kind;
+    uint64_t request;        // 0: done once written; else the number of the response it waits for
+    uint64_t local_address;  // reads and atomics: where the answer goes
+    uint32_t length;
+    bool done;
+    int status;
+  };
+  struct Output {  // one frame on its way out: header, then up to two parts or table memory
+    uint8_t header[kFrameHeaderSize];
+    const uint8_t* part1 = nullptr;
+    uint32_t length1 = 0;
+    const uint8_t* part2 = nullptr;
+    uint32_t length2 = 0;
+    uint32_t table_key = 0;  // a read response: `table_length` bytes copied from the table at write time
+    uint64_t table_address = 0;
+    uint32_t table_length = 0;
+    std::size_t written = 0;
+    Pending* completes = nullptr;  // done once fully written
+  };
+  struct Incoming {  // the frame being read
+    Frame frame;
+    uint8_t* into = nullptr;   // where the payload goes directly (receive slot, our read's buffer)
+    bool through_table = false;  // a write: payload staged, then copied in under the table's check
+    bool refused = false;        // a write the table refused: payload read and dropped
+    uint32_t received = 0;
+    uint32_t receive_slot = 0;
+  };
+  struct ReceiveCompletion {
+    uint32_t slot;
+    int status;
+    uint32_t byte_len;
+    bool immediate;
+    uint32_t imm;
+  };
+
+  void push_locked(Output output);
+  void flush_output_locked();
+  bool write_front_locked();
+  void answer(const Frame& response, uint32_t table_key = 0, uint64_t table_address = 0, uint32_t table_length = 0);
+  bool read_input();
+  void begin_frame();
+  void end_frame();
+  void serve_atomic(const Frame& request);
+  Pending* awaiting_response(const Frame& response);
+  void violate(const std::string& why, uint8_t status);
+  void end_stream_locked(State state, const std::string& why, int status);
+  void end_stream_ended_by_errno_locked(const char* what, int error);
+  void deliver_receives(ChannelEngine& engine);
+  bool take_receive(uint32_t* slot);
+  bool open() const;
+  void collect_locked();
+
+  const int fd_;
+  uint8_t* const ring_;
+  const uint32_t eager_;
+  MemoryTable& memory_;
+
+  mutable std::mutex mutex_;  // the send queue, the output and the stream's state
+  std::deque<Pending> send_queue_;
+  std::deque<Output> output_;
+  std::deque<uint32_t> receives_;
+  uint64_t next_request_ = 1;
+  State state_ = State::kOpen;
+  std::string failure_;
+  int end_status_ = 0;  // the ibv_wc_status the engine closes with when the stream failed
+  std::vector<uint8_t> staging_;  // table memory on its way out (under mutex_)
+
+  // Loop thread only.
+  uint8_t header_in_[kFrameHeaderSize];
+  std::size_t header_received_ = 0;
+  bool in_payload_ = false;
+  Incoming in_;
+  std::vector<uint8_t> payload_staging_;
+  std::deque<ReceiveCompletion> receive_completions_;
+  std::vector<std::pair<uint32_t, int>> send_completions_;  // slot, status; the real ones, then flushes
+  std::size_t real_send_completions_ = 0;
+  std::vector<uint32_t> receive_flushes_;
+};
+
+}  // namespace jrdma::tcp

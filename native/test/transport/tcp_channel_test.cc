@@ -1,0 +1,210 @@
+// The channel engine over the TCP transport, on a real loopback connection: messages of every size
+// (eager and rendezvous) both ways, one-sided operations on the peer's registered memory, keys and
+// ranges the peer never granted, a peer that goes away, and bytes no peer of ours sends.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "test/transport/tcp_pair.h"
+
+namespace jrdma::test {
+namespace {
+
+EngineOptions small_options() {
+  EngineOptions options;
+  options.depth = 16;
+  options.eager = 1024;
+  options.read_chunk = 4096;  // a rendezvous message takes several READs
+  options.max_reads = 4;
+  return options;
+}
+
+bool all_reported_once(const TcpSide& s, int expected_status) {
+  for (uint64_t seq = 0; seq < s.next_seq; ++seq) {
+    auto it = s.reports.find(seq);
+    if (it == s.reports.end() || it->second != 1) return false;
+    if (s.statuses.count(seq) != 0 && s.statuses.at(seq) != expected_status) return false;
+  }
+  return true;
+}
+
+TEST(TcpChannel, MessagesOfEverySizeArriveIntactAndInOrderBothWays) {
+  TcpPair pair(small_options());
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
+  const uint32_t sizes[] = {8, 200, 1024 - 32, 1024 - 16, 3 * 1024 + 5, 40000, 1};
+  constexpr int kMessages = 300;
+  for (int i = 0; i < kMessages; ++i) {
+    for (TcpSide* s : {&pair.a, &pair.b}) pair.submit(*s, s->make(OpKind::kSend, std::max<uint32_t>(sizes[i % 7], 8)));
+  }
+  ASSERT_TRUE(pair.run_until([&] {
+    return pair.a.messages_received == kMessages && pair.b.messages_received == kMessages &&
+           pair.a.reports.size() == kMessages && pair.b.reports.size() == kMessages;
+  })) << "received " << pair.a.messages_received << " and " << pair.b.messages_received;
+  EXPECT_EQ("", pair.a.violation);
+  EXPECT_EQ("", pair.b.violation);
+  uint64_t large = 0;
+  for (int i = 0; i < kMessages; ++i) large += sizes[i % 7] > 1024 - 16;
+  EXPECT_EQ(large, pair.a.large_received) << "3 KiB and 40 KB messages go by rendezvous";
+  EXPECT_EQ(pair.a.large_received, pair.b.large_received);
+  EXPECT_TRUE(all_reported_once(pair.a, 0));
+  EXPECT_TRUE(all_reported_once(pair.b, 0));
+  EXPECT_EQ(0u, pair.a.table.size() - 1) << "every rendezvous source was revoked (only the test's region is left)";
+  EXPECT_FALSE(pair.a.closed || pair.b.closed);
+}
+
+TEST(TcpChannel, WritesReadsAndAtomicsActOnThePeersRegisteredMemory) {
+  TcpPair pair(small_options());
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
+  TcpSide& a = pair.a;
+  TcpSide& b = pair.b;
+  uint64_t base = reinterpret_cast<uintptr_t>(b.exposed.data());
+
+  Submission write = a.make(OpKind::kWrite, 64);
+  std::memset(a.payloads[write.seq].data(), 0x5a, 64);
+  write.remote_address = base + 8;
+  write.rkey = b.exposed_key;
+  pair.submit(a, write);
+  Submission immediate = a.make(OpKind::kWriteWithImmediate, 16);
+  std::memset(a.payloads[immediate.seq].data(), 0x6b, 16);
+  immediate.remote_address = base + 100;
+  immediate.rkey = b.exposed_key;
+  immediate.immediate = 77;
+  pair.submit(a, immediate);
+  Submission read = a.make(OpKind::kRead, 64);
+  read.remote_address = base + 8;
+  read.rkey = b.exposed_key;
+  pair.submit(a, read);
+  for (int i = 0; i < 10; ++i) {
+    Submission add = a.make(OpKind::kFetchAndAdd, 8);
+    add.remote_address = base;
+    add.rkey = b.exposed_key;
+    add.compare_add = 3;
+    pair.submit(a, add);
+  }
+  Submission swap = a.make(OpKind::kCompareAndSwap, 8);
+  swap.remote_address = base;
+  swap.rkey = b.exposed_key;
+  swap.compare_add = 30;
+  swap.swap = 1000;
+  pair.submit(a, swap);
+
+  ASSERT_TRUE(pair.run_until([&] { return a.reports.size() == a.next_seq && b.immediates.size() == 1; }));
+  EXPECT_TRUE(all_reported_once(a, 0));
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(0x5a, b.exposed[8 + i]) << "byte " << i << " of the write";
+  for (int i = 0; i < 16; ++i) ASSERT_EQ(0x6b, b.exposed[100 + i]);
+  EXPECT_EQ(77u, b.immediates[0]);
+  EXPECT_EQ(std::vector<uint8_t>(64, 0x5a), a.payloads[read.seq]) << "the read brought the written bytes back";
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(3 * i, a.results[read.seq + 1 + i]) << "fetch-add " << i << " saw the value before it";
+  EXPECT_EQ(30, a.results[swap.seq]);
+  uint64_t value;
+  std::memcpy(&value, b.exposed.data(), 8);
+  EXPECT_EQ(1000u, value) << "the compare-and-swap found 30 and swapped";
+  EXPECT_FALSE(a.closed || b.closed);
+}
+
+// Runs a one-sided request the peer must refuse; returns its status (and the pair is closed).
+int refused(OpKind kind, uint32_t key_offset, uint64_t address_offset, uint32_t length, TcpPair& pair) {
+  EXPECT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
+  Submission s = pair.a.make(kind, length);
+  s.remote_address = reinterpret_cast<uintptr_t>(pair.b.exposed.data()) + address_offset;
+  s.rkey = pair.b.exposed_key + key_offset;
+  s.compare_add = 1;
+  pair.submit(pair.a, s);
+  EXPECT_TRUE(pair.run_until([&] { return pair.a.closed && pair.b.closed; }));
+  EXPECT_EQ(1, pair.a.reports[s.seq]);
+  return pair.a.statuses.count(s.seq) != 0 ? pair.a.statuses[s.seq] : -1;
+}
+
+TEST(TcpChannel, AKeyOrRangeThePeerNeverGrantedFailsWithRemoteAccessAndTouchesNothing) {
+  {
+    TcpPair pair(small_options());
+    std::vector<uint8_t> before = pair.b.exposed;
+    EXPECT_EQ(tcp::kStatusRemoteAccess, refused(OpKind::kWrite, 1, 0, 64, pair)) << "a wrong key";
+    EXPECT_EQ(before, pair.b.exposed);
+    EXPECT_EQ(static_cast<int>(ClosedCause::kOperationFailed), pair.a.closed_cause);
+    EXPECT_EQ(tcp::kStatusRemoteAccess, pair.a.closed_code);
+    EXPECT_EQ(static_cast<int>(ClosedCause::kPeerDisconnected), pair.b.closed_cause) << "the peer sees the connection end";
+  }
+  {
+    TcpPair pair(small_options());
+    std::vector<uint8_t> before = pair.b.exposed;
+    EXPECT_EQ(tcp::kStatusRemoteAccess, refused(OpKind::kWrite, 0, 4096 - 32, 64, pair)) << "beyond the region's end";
+    EXPECT_EQ(before, pair.b.exposed);
+  }
+  {
+    TcpPair pair(small_options());
+    EXPECT_EQ(tcp::kStatusRemoteAccess, refused(OpKind::kRead, 0, 4096 - 8, 16, pair)) << "a read beyond the end";
+  }
+  {
+    TcpPair pair(small_options());
+    EXPECT_EQ(tcp::kStatusRemoteInvalidRequest, refused(OpKind::kFetchAndAdd, 0, 4, 8, pair)) << "a misaligned atomic";
+  }
+  {
+    TcpPair pair(small_options());
+    pair.b.table.remove(pair.b.exposed_key);
+    EXPECT_EQ(tcp::kStatusRemoteAccess, refused(OpKind::kRead, 0, 0, 8, pair)) << "a key removed from the table";
+  }
+}
+
+TEST(TcpChannel, APeerThatGoesAwayFailsEveryPendingOperationOnce) {
+  TcpPair pair(small_options());
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
+  for (int i = 0; i < 50; ++i) pair.submit(pair.a, pair.a.make(OpKind::kSend, 300));
+  pair.b.transport.disconnect();
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.closed && pair.b.closed; }));
+  for (uint64_t seq = 0; seq < pair.a.next_seq; ++seq) EXPECT_EQ(1, pair.a.reports[seq]) << "send " << seq;
+  EXPECT_EQ(static_cast<int>(ClosedCause::kPeerDisconnected), pair.a.closed_cause);
+  EXPECT_EQ("", pair.a.violation) << "what arrived before the end arrived intact and in order";
+}
+
+TEST(TcpChannel, BytesNoPeerOfOursSendsEndTheStreamWithoutTouchingMemory) {
+  auto [ours, raw] = connected_sockets();
+  tcp::MemoryTable table;
+  EngineOptions options = small_options();
+  std::vector<uint8_t> memory(ChannelMemoryLayout::of(options.depth, options.eager).size);
+  TcpRecordingSink sink;
+  tcp::TcpChannel transport(ours, memory.data(), options.eager, table);
+  ChannelEngine engine(1, options, ChannelMemory{memory.data(), memory.size()}, sink);
+  engine.attach(&transport);
+  engine.set_peer(engine.local_handshake());
+  engine.open();
+  // A send frame announcing 1 GiB for 1 KiB receive buffers.
+  tcp::Frame frame;
+  frame.type = tcp::FrameType::kSend;
+  frame.length = 1u << 30;
+  uint8_t header[tcp::kFrameHeaderSize];
+  tcp::encode_frame(frame, header);
+  ASSERT_EQ(static_cast<ssize_t>(sizeof header), ::write(raw, header, sizeof header));
+  tcp::TcpChannel::State state = tcp::TcpChannel::State::kOpen;
+  for (int i = 0; i < 2000 && state == tcp::TcpChannel::State::kOpen; ++i) {
+    state = transport.process(engine);
+    ::usleep(1000);
+  }
+  EXPECT_EQ(tcp::TcpChannel::State::kFailed, state);
+  EXPECT_NE(std::string::npos, transport.failure().find("1073741824 bytes")) << transport.failure();
+  EXPECT_TRUE(engine.closed());
+  ::close(raw);
+
+  // An unknown frame type.
+  auto [ours2, raw2] = connected_sockets();
+  std::vector<uint8_t> memory2(memory.size());
+  TcpRecordingSink sink2;
+  tcp::TcpChannel transport2(ours2, memory2.data(), options.eager, table);
+  ChannelEngine engine2(2, options, ChannelMemory{memory2.data(), memory2.size()}, sink2);
+  engine2.attach(&transport2);
+  engine2.set_peer(engine2.local_handshake());
+  engine2.open();
+  std::memset(header, 0x7f, sizeof header);
+  ASSERT_EQ(static_cast<ssize_t>(sizeof header), ::write(raw2, header, sizeof header));
+  state = tcp::TcpChannel::State::kOpen;
+  for (int i = 0; i < 2000 && state == tcp::TcpChannel::State::kOpen; ++i) {
+    state = transport2.process(engine2);
+    ::usleep(1000);
+  }
+  EXPECT_EQ(tcp::TcpChannel::State::kFailed, state);
+  EXPECT_NE(std::string::npos, transport2.failure().find("malformed")) << transport2.failure();
+  ::close(raw2);
+}
+
+}  // namespace
+}  // namespace jrdma::test
