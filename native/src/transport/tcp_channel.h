@@ -49,6 +49,9 @@ class TcpChannel : public ChannelTransport {
   std::string failure() const;
 
  private:
+  static constexpr std::size_t kStagingBytes = 64 * 1024;  // table memory copied per step, in or out
+  static constexpr std::size_t kMaxQueuedOutputs = 1024;   // no more requests read while this many answers wait
+
   struct Pending {  // a request of the send queue, in posting order
     uint32_t slot;
     bool signaled;

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <thread>
+#include <vector>
 
 #include "test/transport/tcp_pair.h"
 
@@ -204,6 +206,30 @@ TEST(TcpChannel, BytesNoPeerOfOursSendsEndTheStreamWithoutTouchingMemory) {
   EXPECT_EQ(tcp::TcpChannel::State::kFailed, state);
   EXPECT_NE(std::string::npos, transport2.failure().find("malformed")) << transport2.failure();
   ::close(raw2);
+}
+
+}  // namespace
+}  // namespace jrdma::test
+
+namespace jrdma::test {
+namespace {
+
+// Java's threads submit while the loop runs: posting and the loop's reading, answering and
+// completing share the transport (its lock) and the engine (its own).
+TEST(TcpChannel, SubmissionsFromAnotherThreadWhileTheLoopRuns) {
+  TcpPair pair(small_options());
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
+  constexpr int kMessages = 400;
+  std::vector<Submission> sends;
+  for (int i = 0; i < kMessages; ++i) sends.push_back(pair.a.make(OpKind::kSend, i % 3 == 0 ? 5000 : 100));
+  std::thread application([&] {
+    for (const Submission& s : sends) pair.a.engine.submit(&s, 1);
+  });
+  bool done = pair.run_until([&] { return pair.b.messages_received == kMessages && pair.a.reports.size() == kMessages; });
+  application.join();
+  ASSERT_TRUE(done) << pair.b.messages_received << " received";
+  EXPECT_EQ("", pair.b.violation);
+  EXPECT_TRUE(all_reported_once(pair.a, 0));
 }
 
 }  // namespace
