@@ -32,7 +32,17 @@ TcpChannel::~TcpChannel() { ::close(fd_); }
 // ---- posting (any thread) ------------------------------------------------------------------------
 
 void TcpChannel::post_chain(const WorkRequest* requests, int count) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  bool progressed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    post_chain_locked(requests, count);
+    progressed = progressed_ || state_ != State::kOpen;
+    progressed_ = false;
+  }
+  if (progressed && waker_ != nullptr) waker_->transport_progress(cookie_);
+}
+
+void TcpChannel::post_chain_locked(const WorkRequest* requests, int count) {
   for (int i = 0; i < count; ++i) {
     const WorkRequest& wr = requests[i];
     Pending pending{wr.slot, wr.signaled, wr.kind, 0, wr.local_address, wr.length, false, 0};
@@ -122,7 +132,10 @@ std::string TcpChannel::failure() const {
 
 void TcpChannel::flush_output_locked() {
   while (!output_.empty() && state_ == State::kOpen && write_front_locked()) {
-    if (output_.front().completes != nullptr) output_.front().completes->done = true;
+    if (output_.front().completes != nullptr) {
+      output_.front().completes->done = true;
+      progressed_ = true;
+    }
     output_.pop_front();
   }
 }
@@ -244,6 +257,7 @@ TcpChannel::State TcpChannel::process(ChannelEngine& engine) {
     std::lock_guard<std::mutex> lock(mutex_);
     flush_output_locked();
     collect_locked();
+    progressed_ = false;  // collected now
     state = state_;
     end_status = end_status_;
   }

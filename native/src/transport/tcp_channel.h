@@ -20,6 +20,14 @@
 
 namespace jrdma::tcp {
 
+// Told when a request completed outside process() (written by the posting thread): the loop must
+// run process() again to hand the completion over, as a CQ event would make it.
+class TransportWaker {
+ public:
+  virtual ~TransportWaker() = default;
+  virtual void transport_progress(void* cookie) noexcept = 0;
+};
+
 class TcpChannel : public ChannelTransport {
  public:
   // `fd`: a connected TCP socket, owned from now on (made non-blocking, TCP_NODELAY). `ring`: the
@@ -44,6 +52,10 @@ class TcpChannel : public ChannelTransport {
   // caller closes the engine; the flushes come with the same call).
   State process(ChannelEngine& engine);
   int fd() const noexcept { return fd_; }
+  void set_waker(TransportWaker* waker, void* cookie) noexcept {
+    waker_ = waker;
+    cookie_ = cookie;
+  }
   bool wants_write() const;
   // Why the stream ended: "" while open.
   std::string failure() const;
@@ -90,6 +102,7 @@ class TcpChannel : public ChannelTransport {
     uint32_t imm;
   };
 
+  void post_chain_locked(const WorkRequest* requests, int count);
   void push_locked(Output output);
   void flush_output_locked();
   bool write_front_locked();
@@ -111,6 +124,10 @@ class TcpChannel : public ChannelTransport {
   uint8_t* const ring_;
   const uint32_t eager_;
   MemoryTable& memory_;
+
+  TransportWaker* waker_ = nullptr;
+  void* cookie_ = nullptr;
+  bool progressed_ = false;  // under mutex_: a request became done while writing
 
   mutable std::mutex mutex_;  // the send queue, the output and the stream's state
   std::deque<Pending> send_queue_;

@@ -1,0 +1,445 @@
+#include "transport/tcp_context.h"
+
+#include <netinet/in.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace jrdma::tcp {
+
+namespace {
+constexpr uint8_t kAccepted = 0;
+constexpr uint8_t kRejected = 1;
+constexpr int kHelloTimeoutMs = 5000;  // a server's accepted socket must say hello within this
+
+int64_t handle_of(const void* object) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(object)); }
+}  // namespace
+
+TcpChannelEntry::TcpChannelEntry(uint32_t channel_key, bool accepted, const EngineOptions& options, EventSink& sink)
+    : key(channel_key),
+      passive(accepted),
+      memory(ChannelMemoryLayout::of(options.depth, options.eager).size),
+      engine(channel_key, options, ChannelMemory{memory.data(), memory.size()}, sink) {}
+
+TcpContext::TcpContext() {
+  epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
+  if (epoll_fd_ < 0) throw_errno("epoll_create1()", errno);
+  wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (wake_fd_ < 0) {
+    int error = errno;
+    ::close(epoll_fd_);
+    throw_errno("eventfd()", error);
+  }
+  epoll_event event{};
+  event.events = EPOLLIN;
+  event.data.ptr = &wake_tag_;
+  ::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &event);
+}
+
+TcpContext::~TcpContext() {
+  channels_.clear();  // transports close their sockets
+  for (auto& listener : listeners_) ::close(listener->fd);
+  ::close(wake_fd_);
+  ::close(epoll_fd_);
+}
+
+void TcpContext::watch(int fd, void* object) {
+  epoll_event event{};
+  event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;  // edge-triggered: process() drains both ways
+  event.data.ptr = object;
+  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &event) != 0) throw_errno("epoll_ctl(ADD)", errno);
+}
+
+void TcpContext::wake() noexcept {
+  uint64_t one = 1;
+  if (::write(wake_fd_, &one, sizeof one) < 0) {
+    // EAGAIN: a wake-up is pending anyway
+  }
+}
+
+void TcpContext::transport_progress(void* cookie) noexcept {
+  try {
+    std::lock_guard<std::mutex> lock(progressed_mutex_);
+    progressed_.push_back(static_cast<TcpChannelEntry*>(cookie)->key);
+  } catch (const std::bad_alloc&) {
+    // the next event or tick of the channel hands the completion over
+  }
+  if (std::this_thread::get_id() != loop_thread_.load()) wake();
+}
+
+// Channels whose requests completed outside process() (posted from the engine's flush, or from an
+// application thread): process them until none is left, a few rounds at most per wait.
+void TcpContext::process_progressed() {
+  for (int round = 0; round < 8; ++round) {
+    {
+      std::lock_guard<std::mutex> lock(progressed_mutex_);
+      if (progressed_.empty()) return;
+      progressing_.swap(progressed_);
+    }
+    for (uint32_t key : progressing_) {
+      TcpChannelEntry* channel = nullptr;
+      {
+        std::lock_guard<std::mutex> lock(table_mutex_);
+        auto it = channels_.find(key);
+        if (it != channels_.end()) channel = it->second.get();
+      }
+      if (channel != nullptr && channel->transport) {
+        channel->transport->process(channel->engine);
+        channel->engine.flush();
+      }
+    }
+    progressing_.clear();
+  }
+}
+
+void TcpContext::emit(const EventRecord& record) {
+  std::lock_guard<std::mutex> lock(records_mutex_);
+  records_.push_back(record);
+}
+
+// ---- set-up calls (any thread) ------------------------------------------------------------------
+
+TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const EngineOptions& options, int backlog) {
+  if (!options.psk.empty()) {
+    throw RdmaError(ErrorKind::kConfiguration, "pre-shared-key authentication is not available over TCP yet");
+  }
+  auto listener = std::make_unique<TcpListener>();
+  listener->options = options;
+  listener->fd = ::socket(address->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (listener->fd < 0) throw_errno("socket()", errno);
+  int one = 1;
+  ::setsockopt(listener->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (::bind(listener->fd, address, length) != 0 || ::listen(listener->fd, backlog) != 0) {
+    int error = errno;
+    ::close(listener->fd);
+    throw_errno("binding and listening on the TCP address", error);
+  }
+  sockaddr_storage bound{};
+  socklen_t bound_length = sizeof bound;
+  ::getsockname(listener->fd, reinterpret_cast<sockaddr*>(&bound), &bound_length);
+  listener->port = ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);  // same offset for IPv6
+  TcpListener* raw = listener.get();
+  {
+    std::lock_guard<std::mutex> lock(table_mutex_);
+    listeners_.push_back(std::move(listener));
+  }
+  epoll_event event{};
+  event.events = EPOLLIN;
+  event.data.ptr = raw;
+  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, raw->fd, &event) != 0) throw_errno("epoll_ctl(ADD)", errno);
+  return raw;
+}
+
+TcpChannelEntry* TcpContext::create_channel(const EngineOptions& options) {
+  if (!options.psk.empty()) {
+    throw RdmaError(ErrorKind::kConfiguration, "pre-shared-key authentication is not available over TCP yet");
+  }
+  std::lock_guard<std::mutex> lock(table_mutex_);
+  uint32_t key = next_key_++;
+  auto channel = std::make_unique<TcpChannelEntry>(key, false, options, *this);
+  TcpChannelEntry* raw = channel.get();
+  channels_.emplace(key, std::move(channel));
+  return raw;
+}
+
+void TcpContext::connect(TcpChannelEntry* channel, const sockaddr_storage& remote, int timeout_ms) {
+  Command command{Command::kConnect, channel, nullptr, remote, timeout_ms};
+  enqueue(command);
+}
+
+void TcpContext::destroy_channel(TcpChannelEntry* channel) { enqueue(Command{Command::kDestroyChannel, channel}); }
+
+void TcpContext::close_listener(TcpListener* listener) { enqueue(Command{Command::kCloseListener, nullptr, listener}); }
+
+void TcpContext::enqueue(const Command& command) {
+  {
+    std::lock_guard<std::mutex> lock(commands_mutex_);
+    commands_.push_back(command);
+  }
+  wake();
+}
+
+// ---- the loop -------------------------------------------------------------------------------------
+
+int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms) {
+  loop_thread_.store(std::this_thread::get_id());
+  run_commands();
+  tick();
+  {
+    std::lock_guard<std::mutex> lock(records_mutex_);
+    std::lock_guard<std::mutex> progress(progressed_mutex_);
+    bool work_waiting = records_head_ != records_.size() || !progressed_.empty();
+    timeout_ms = work_waiting ? 0 : std::min(timeout_ms < 0 ? 100 : timeout_ms, 100);  // 100: the tick
+  }
+  epoll_event events[64];
+  int n = ::epoll_wait(epoll_fd_, events, 64, timeout_ms);
+  for (int i = 0; i < n; ++i) {
+    void* object = events[i].data.ptr;
+    switch (*static_cast<Watched*>(object)) {
+      case Watched::kWake: {
+        uint64_t count;
+        while (::read(wake_fd_, &count, sizeof count) > 0) {
+        }
+        break;
+      }
+      case Watched::kListener:
+        accept_all(*static_cast<TcpListener*>(object));
+        break;
+      case Watched::kChannel:
+        on_channel_event(*static_cast<TcpChannelEntry*>(object));
+        break;
+    }
+  }
+  run_commands();
+  process_progressed();
+  std::lock_guard<std::mutex> lock(records_mutex_);
+  std::size_t count = std::min(records_.size() - records_head_, static_cast<std::size_t>(capacity));
+  std::copy(records_.begin() + static_cast<std::ptrdiff_t>(records_head_),
+            records_.begin() + static_cast<std::ptrdiff_t>(records_head_ + count), out);
+  records_head_ += count;
+  if (records_head_ == records_.size()) {
+    records_.clear();
+    records_head_ = 0;
+  }
+  return static_cast<int>(count);
+}
+
+void TcpContext::run_commands() {
+  {
+    std::lock_guard<std::mutex> lock(commands_mutex_);
+    running_.swap(commands_);
+  }
+  for (const Command& c : running_) {
+    switch (c.kind) {
+      case Command::kConnect:
+        start_connect(c);
+        break;
+      case Command::kDestroyChannel:
+        forget(c.channel);
+        break;
+      case Command::kCloseListener: {
+        std::lock_guard<std::mutex> lock(table_mutex_);
+        for (auto it = listeners_.begin(); it != listeners_.end(); ++it) {
+          if (it->get() == c.listener) {
+            ::close(c.listener->fd);  // leaves the epoll set with it
+            listeners_.erase(it);
+            break;
+          }
+        }
+        break;
+      }
+    }
+  }
+  running_.clear();
+}
+
+// Every 100 ms: the engines' own clocks (graceful close, keepalive, timeouts) and set-up deadlines.
+void TcpContext::tick() {
+  auto now = std::chrono::steady_clock::now();
+  if (now < next_tick_) return;
+  next_tick_ = now + std::chrono::milliseconds(100);
+  ticking_.clear();
+  {
+    std::lock_guard<std::mutex> lock(table_mutex_);
+    for (auto& [key, channel] : channels_) ticking_.push_back(channel.get());
+  }
+  for (TcpChannelEntry* channel : ticking_) {
+    if (channel->setup == TcpChannelEntry::Setup::kOpen) {
+      channel->engine.tick(now);
+      channel->engine.flush();
+    } else if (channel->fd >= 0 && now > channel->deadline && !channel->engine.closed()) {
+      if (channel->passive) {
+        forget(channel);  // a hello that never came: the socket goes, nothing was reported
+      } else {
+        connect_failed(*channel, ChannelFailure::kUnreachable, ETIMEDOUT);
+      }
+    }
+  }
+}
+
+void TcpContext::forget(TcpChannelEntry* channel) {
+  if (channel->transport) channel->transport->disconnect();
+  if (channel->fd >= 0) ::close(channel->fd);
+  std::lock_guard<std::mutex> lock(table_mutex_);
+  channels_.erase(channel->key);  // the transport closes its socket, which leaves the epoll set
+}
+
+// ---- connections (loop thread) ----------------------------------------------------------------
+
+void TcpContext::start_connect(const Command& c) {
+  TcpChannelEntry& channel = *c.channel;
+  if (channel.engine.closed()) return;  // closed before the attempt started
+  channel.fd = ::socket(c.remote.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (channel.fd < 0) return connect_failed(channel, ChannelFailure::kSetupError, errno);
+  socklen_t length = c.remote.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+  if (::connect(channel.fd, reinterpret_cast<const sockaddr*>(&c.remote), length) != 0 && errno != EINPROGRESS) {
+    int error = errno;
+    return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kAddressError, error);
+  }
+  channel.setup = TcpChannelEntry::Setup::kConnecting;
+  channel.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(c.timeout_ms > 0 ? c.timeout_ms : 30000);
+  try {
+    watch(channel.fd, &channel);
+  } catch (const RdmaError& e) {
+    connect_failed(channel, ChannelFailure::kSetupError, e.errno_value());
+  }
+}
+
+void TcpContext::accept_all(TcpListener& listener) {
+  for (;;) {
+    int fd = ::accept4(listener.fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) return;  // EAGAIN, or the peer gave up already
+    TcpChannelEntry* channel;
+    {
+      std::lock_guard<std::mutex> lock(table_mutex_);
+      uint32_t key = next_key_++;
+      auto owned = std::make_unique<TcpChannelEntry>(key, true, listener.options, *this);
+      channel = owned.get();
+      channels_.emplace(key, std::move(owned));
+    }
+    channel->fd = fd;
+    channel->listener = &listener;
+    channel->setup = TcpChannelEntry::Setup::kAwaitingHello;
+    channel->deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kHelloTimeoutMs);
+    watch(fd, channel);
+    continue_hello(*channel);
+  }
+}
+
+void TcpContext::on_channel_event(TcpChannelEntry& channel) {
+  switch (channel.setup) {
+    case TcpChannelEntry::Setup::kConnecting:
+    case TcpChannelEntry::Setup::kAwaitingAnswer:
+      return continue_connect(channel);
+    case TcpChannelEntry::Setup::kAwaitingHello:
+      return continue_hello(channel);
+    case TcpChannelEntry::Setup::kOpen:
+      channel.transport->process(channel.engine);
+      channel.engine.flush();
+      return;
+    case TcpChannelEntry::Setup::kCreated:
+      return;
+  }
+}
+
+// Reads set-up bytes until `want` are in; false while more are to come (or the socket failed:
+// then the channel is failed or forgotten already).
+bool TcpContext::read_setup(TcpChannelEntry& channel, std::size_t want) {
+  while (channel.setup_received < want) {
+    ssize_t n = ::recv(channel.fd, channel.setup_bytes + channel.setup_received, want - channel.setup_received, 0);
+    if (n > 0) {
+      channel.setup_received += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return false;
+    if (n < 0 && errno == EINTR) continue;
+    if (channel.passive) {
+      forget(&channel);
+    } else {
+      connect_failed(channel, ChannelFailure::kConnectError, n == 0 ? ECONNRESET : errno);
+    }
+    return false;
+  }
+  return true;
+}
+
+// Client: connected, then the hello out, then the server's answer in.
+void TcpContext::continue_connect(TcpChannelEntry& channel) {
+  if (channel.engine.closed()) return;
+  if (channel.setup == TcpChannelEntry::Setup::kConnecting) {
+    int error = 0;
+    socklen_t length = sizeof error;
+    ::getsockopt(channel.fd, SOL_SOCKET, SO_ERROR, &error, &length);
+    if (error == EINPROGRESS || error == EALREADY) return;
+    if (error != 0) {
+      return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kUnreachable, error);
+    }
+    uint8_t hello[wire::kHandshakeSize];
+    wire::encode_handshake(channel.engine.local_handshake(), hello);
+    // 32 bytes into an empty socket: all of them or a broken connection.
+    if (::send(channel.fd, hello, sizeof hello, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof hello)) {
+      return connect_failed(channel, ChannelFailure::kConnectError, errno);
+    }
+    channel.setup = TcpChannelEntry::Setup::kAwaitingAnswer;
+  }
+  if (!read_setup(channel, 1)) return;
+  if (channel.setup_bytes[0] == kRejected) {
+    if (!read_setup(channel, 1 + wire::kRejectSize)) return;
+    wire::RejectReason reason = wire::RejectReason::kMalformed;
+    uint32_t detail = 0;
+    wire::decode_reject(channel.setup_bytes + 1, wire::kRejectSize, &reason, &detail);
+    return connect_failed(channel, ChannelFailure::kRejected, 0, reason, detail);
+  }
+  if (!read_setup(channel, 1 + wire::kHandshakeSize)) return;
+  wire::Handshake peer;
+  wire::RejectReason reason = channel.setup_bytes[0] == kAccepted
+                                  ? wire::decode_handshake(channel.setup_bytes + 1, wire::kHandshakeSize, &peer)
+                                  : wire::RejectReason::kMalformed;
+  if (reason != wire::RejectReason::kNone) return connect_failed(channel, ChannelFailure::kRejected, 0, reason);
+  channel.engine.set_peer(peer);
+  start_stream(channel);
+  channel.engine.open();
+}
+
+// Server: the client's hello, checked as the verbs server checks the connect request's data.
+void TcpContext::continue_hello(TcpChannelEntry& channel) {
+  if (!read_setup(channel, wire::kHandshakeSize)) return;
+  wire::Handshake peer;
+  wire::RejectReason reason = wire::decode_handshake(channel.setup_bytes, wire::kHandshakeSize, &peer);
+  const EngineOptions& ours = channel.engine.options();
+  if (reason == wire::RejectReason::kVersionMismatch) return refuse(channel, reason, wire::kProtocolVersion, peer.version);
+  if (reason != wire::RejectReason::kNone) return refuse(channel, reason, 0, 0);
+  if (peer.eager != ours.eager) return refuse(channel, wire::RejectReason::kEagerMismatch, ours.eager, peer.eager);
+  if ((peer.flags & wire::kFlagAuthenticate) != 0) return refuse(channel, wire::RejectReason::kAuthMismatch, 0, 0);
+  channel.engine.set_peer(peer);
+  uint8_t answer[1 + wire::kHandshakeSize];
+  answer[0] = kAccepted;
+  wire::encode_handshake(channel.engine.local_handshake(), answer + 1);
+  start_stream(channel);  // every receive is posted before the client can send a frame
+  if (::send(channel.transport->fd(), answer, sizeof answer, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof answer)) {
+    return forget(&channel);
+  }
+  emit(make_record(EventKind::kIncoming, channel.key, 0, 0, handle_of(&channel), handle_of(channel.listener)));
+  channel.engine.open();
+  channel.transport->process(channel.engine);  // frames that came with the hello
+  channel.engine.flush();
+}
+
+void TcpContext::start_stream(TcpChannelEntry& channel) {
+  channel.transport = std::make_unique<TcpChannel>(channel.fd, channel.memory.data(), channel.engine.options().eager, memory_);
+  channel.fd = -1;  // the transport owns it
+  channel.transport->set_waker(this, &channel);
+  channel.engine.attach(channel.transport.get());
+  channel.setup = TcpChannelEntry::Setup::kOpen;
+}
+
+void TcpContext::connect_failed(TcpChannelEntry& channel, ChannelFailure failure, int status, wire::RejectReason reason,
+                                uint32_t detail) {
+  if (channel.fd >= 0) {
+    ::close(channel.fd);  // leaves the epoll set
+    channel.fd = -1;
+  }
+  channel.setup = TcpChannelEntry::Setup::kCreated;
+  channel.engine.abort(ClosedCause::kConnectFailed, static_cast<int32_t>(failure), status,
+                       static_cast<int64_t>(static_cast<uint16_t>(reason)) | (static_cast<int64_t>(detail) << 16));
+}
+
+void TcpContext::refuse(TcpChannelEntry& channel, wire::RejectReason reason, uint32_t detail, uint32_t peer_value) {
+  uint8_t answer[1 + wire::kRejectSize];
+  answer[0] = kRejected;
+  wire::encode_reject(reason, detail, answer + 1);
+  if (::send(channel.fd, answer, sizeof answer, MSG_NOSIGNAL) < 0) {
+    // the client is gone already: nothing to tell it
+  }
+  emit(make_record(EventKind::kIncomingRejected, 0, static_cast<int32_t>(reason), static_cast<int32_t>(peer_value), 0,
+                   handle_of(channel.listener)));
+  forget(&channel);
+}
+
+}  // namespace jrdma::tcp

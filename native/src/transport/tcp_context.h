@@ -1,0 +1,129 @@
+// A context without RDMA: channels over TCP connections (tcp_channel.h) with the same channel
+// engine and the same records for Java as the verbs context, one loop thread (the caller of
+// wait_events) and one memory table. Set-up on the stream, before any frame: the client sends its
+// 32-byte handshake; the server answers with one byte, 0 and its handshake (accepted) or 1 and a
+// 12-byte reject (docs/protocol.md, "TCP transport"). Not yet here: pre-shared-key authentication,
+// connect data and admission (a channel asking for them is refused at creation).
+#pragma once
+
+#include <sys/socket.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "protocol/channel_engine.h"
+#include "protocol/event_record.h"
+#include "transport/tcp_channel.h"
+#include "transport/tcp_memory.h"
+#include "wire/handshake.h"
+
+namespace jrdma::tcp {
+
+// What epoll hands back: the first member of every watched object.
+enum class Watched : uint8_t { kWake, kListener, kChannel };
+
+struct TcpListener {
+  Watched watched = Watched::kListener;
+  int fd = -1;
+  EngineOptions options;
+  uint16_t port = 0;  // the bound port (useful with port 0)
+};
+
+struct TcpChannelEntry {
+  TcpChannelEntry(uint32_t channel_key, bool accepted, const EngineOptions& options, EventSink& sink);
+
+  enum class Setup { kCreated, kConnecting, kAwaitingAnswer, kAwaitingHello, kOpen };
+  Watched watched = Watched::kChannel;
+  const uint32_t key;
+  const bool passive;
+  std::vector<uint8_t> memory;  // receive ring, header slots, atomic results (no registration over TCP)
+  ChannelEngine engine;
+  std::unique_ptr<TcpChannel> transport;  // from the moment the stream carries frames
+  int fd = -1;                            // owned here until the transport takes it
+  Setup setup = Setup::kCreated;
+  uint8_t setup_bytes[1 + wire::kHandshakeSize] = {};
+  std::size_t setup_received = 0;
+  std::chrono::steady_clock::time_point deadline{};
+  TcpListener* listener = nullptr;  // passive: where it came from
+};
+
+class TcpContext : public EventSink, public TransportWaker {
+ public:
+  TcpContext();
+  ~TcpContext() override;
+  TcpContext(const TcpContext&) = delete;
+  TcpContext& operator=(const TcpContext&) = delete;
+
+  // Waits for socket events, records or a wake-up and writes up to `capacity` records; runs the
+  // queued commands and the engines' tick. timeout_ms < 0 waits without limit.
+  int wait_events(EventRecord* out, int capacity, int timeout_ms);
+  void wake() noexcept;
+  MemoryTable& memory() noexcept { return memory_; }
+
+  // Binds and listens now (any thread); throws RdmaError with the errno (address in use...).
+  TcpListener* listen(const sockaddr* address, socklen_t length, const EngineOptions& options, int backlog);
+  // An active channel with its key; nothing happens on the wire until connect() queues it.
+  TcpChannelEntry* create_channel(const EngineOptions& options);
+  void connect(TcpChannelEntry* channel, const sockaddr_storage& remote, int timeout_ms);
+  // Queued for the loop: close the connection, forget and free the channel / listener.
+  void destroy_channel(TcpChannelEntry* channel);
+  void close_listener(TcpListener* listener);
+
+  void emit(const EventRecord& record) override;
+  // A channel's request completed outside the loop's process(): process it again soon.
+  void transport_progress(void* cookie) noexcept override;
+
+ private:
+  struct Command {
+    enum Kind { kConnect, kDestroyChannel, kCloseListener } kind;
+    TcpChannelEntry* channel = nullptr;
+    TcpListener* listener = nullptr;
+    sockaddr_storage remote{};
+    int timeout_ms = 0;
+  };
+  void enqueue(const Command& command);
+  void run_commands();
+  void start_connect(const Command& command);
+  void accept_all(TcpListener& listener);
+  void on_channel_event(TcpChannelEntry& channel);
+  void continue_connect(TcpChannelEntry& channel);
+  void continue_hello(TcpChannelEntry& channel);
+  bool read_setup(TcpChannelEntry& channel, std::size_t want);
+  void start_stream(TcpChannelEntry& channel);
+  void connect_failed(TcpChannelEntry& channel, ChannelFailure failure, int status, wire::RejectReason reason = wire::RejectReason::kNone,
+                      uint32_t detail = 0);
+  void refuse(TcpChannelEntry& channel, wire::RejectReason reason, uint32_t detail, uint32_t peer_value);
+  void forget(TcpChannelEntry* channel);
+  void tick();
+  void watch(int fd, void* object);
+
+  int epoll_fd_ = -1;
+  int wake_fd_ = -1;
+  Watched wake_tag_ = Watched::kWake;
+  MemoryTable memory_;
+  std::mutex table_mutex_;  // channels_, listeners_, next_key_ (created on any thread, freed by the loop)
+  std::unordered_map<uint32_t, std::unique_ptr<TcpChannelEntry>> channels_;
+  std::vector<std::unique_ptr<TcpListener>> listeners_;
+  uint32_t next_key_ = 1;
+  std::mutex records_mutex_;
+  std::vector<EventRecord> records_;
+  std::size_t records_head_ = 0;
+  std::mutex commands_mutex_;
+  std::vector<Command> commands_;
+  std::vector<Command> running_;       // loop thread
+  std::vector<TcpChannelEntry*> ticking_;  // loop thread
+  std::chrono::steady_clock::time_point next_tick_{};
+  std::mutex progressed_mutex_;
+  std::vector<uint32_t> progressed_;  // keys of channels to process again
+  std::vector<uint32_t> progressing_;  // loop thread
+  std::atomic<std::thread::id> loop_thread_{};
+  void process_progressed();
+};
+
+}  // namespace jrdma::tcp

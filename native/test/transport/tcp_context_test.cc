@@ -1,0 +1,238 @@
+// Two TCP contexts in one process, each with its loop on a thread of its own, as Java drives them:
+// a connection set up over the stream, messages both ways, a graceful close seen by the peer, and
+// the set-up's refusals (nobody listening, another protocol version, another eager size).
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "transport/tcp_context.h"
+#include "wire/handshake.h"
+#include "wire/message_header.h"
+
+namespace jrdma::test {
+namespace {
+
+// A context and its loop thread; records are kept for the test to wait on, and every message is
+// released at once (its bytes copied first).
+class Loop {
+ public:
+  Loop() : thread_([this] { run(); }) {}
+  ~Loop() {
+    stop_ = true;
+    context.wake();
+    thread_.join();
+  }
+
+  // The first record of `kind` (and key, unless 0) within 10 s, taken off the list.
+  bool await(EventKind kind, uint32_t key, EventRecord* out) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::seconds(10), [&] {
+      for (auto it = records_.begin(); it != records_.end(); ++it) {
+        if (it->kind == static_cast<int32_t>(kind) && (key == 0 || static_cast<uint32_t>(it->key) == key)) {
+          *out = *it;
+          records_.erase(it);
+          return true;
+        }
+      }
+      return false;
+    });
+  }
+
+  // An active channel: its messages are read and released like an accepted one's.
+  void track(tcp::TcpChannelEntry* channel) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    channels_[channel->key] = channel;
+  }
+
+  std::vector<std::vector<uint8_t>> messages() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return messages_;
+  }
+
+  tcp::TcpContext context;
+
+ private:
+  void run() {
+    EventRecord batch[64];
+    while (!stop_) {
+      int n = context.wait_events(batch, 64, 50);
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (int i = 0; i < n; ++i) {
+        const EventRecord& r = batch[i];
+        if (r.kind == static_cast<int32_t>(EventKind::kIncoming)) {
+          channels_[static_cast<uint32_t>(r.key)] = reinterpret_cast<tcp::TcpChannelEntry*>(static_cast<uintptr_t>(r.c));
+        }
+        if (r.kind == static_cast<int32_t>(EventKind::kMessage)) {
+          tcp::TcpChannelEntry* channel = channels_.at(static_cast<uint32_t>(r.key));
+          const uint8_t* at = channel->memory.data() + static_cast<std::size_t>(r.a) * channel->engine.options().eager +
+                              wire::kHeaderSize;
+          messages_.emplace_back(at, at + r.b);
+          Submission release{};
+          release.kind = static_cast<uint8_t>(OpKind::kReleaseReceive);
+          release.receive_slot = static_cast<uint32_t>(r.a);
+          channel->engine.submit(&release, 1);
+        }
+        records_.push_back(r);
+      }
+      if (n > 0) changed_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<EventRecord> records_;
+  std::vector<std::vector<uint8_t>> messages_;
+  std::map<uint32_t, tcp::TcpChannelEntry*> channels_;  // passive channels by key
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+sockaddr_storage loopback(uint16_t port) {
+  sockaddr_storage storage{};
+  auto* address = reinterpret_cast<sockaddr_in*>(&storage);
+  address->sin_family = AF_INET;
+  address->sin_port = htons(port);
+  address->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return storage;
+}
+
+EngineOptions options(uint32_t eager = 1024) {
+  EngineOptions o;
+  o.depth = 16;
+  o.eager = eager;
+  return o;
+}
+
+tcp::TcpListener* listen_on_any_port(Loop& server, const EngineOptions& o) {
+  sockaddr_storage any = loopback(0);
+  return server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), o, 16);
+}
+
+TEST(TcpContext, AConnectionCarriesMessagesBothWaysAndAGracefulCloseReachesThePeer) {
+  Loop server;
+  Loop client;
+  tcp::TcpListener* listener = listen_on_any_port(server, options());
+  tcp::TcpChannelEntry* channel = client.context.create_channel(options());
+  client.track(channel);
+  client.context.connect(channel, loopback(listener->port), 5000);
+  EventRecord r;
+  ASSERT_TRUE(client.await(EventKind::kChannelOpen, channel->key, &r));
+  ASSERT_TRUE(server.await(EventKind::kIncoming, 0, &r));
+  uint32_t server_key = static_cast<uint32_t>(r.key);
+  auto* accepted = reinterpret_cast<tcp::TcpChannelEntry*>(static_cast<uintptr_t>(r.c));
+  ASSERT_TRUE(server.await(EventKind::kChannelOpen, server_key, &r));
+
+  std::vector<std::vector<uint8_t>> sent;
+  for (uint64_t i = 0; i < 20; ++i) {
+    sent.emplace_back(100 + i * 40, static_cast<uint8_t>(i));
+    Submission send{};
+    send.kind = static_cast<uint8_t>(OpKind::kSend);
+    send.seq = i;
+    send.local_address = reinterpret_cast<uintptr_t>(sent.back().data());
+    send.length = static_cast<uint32_t>(sent.back().size());
+    channel->engine.submit(&send, 1);
+  }
+  for (uint64_t i = 0; i < 20; ++i) ASSERT_TRUE(client.await(EventKind::kOpDone, channel->key, &r)) << "send " << i;
+  std::vector<uint8_t> answer(64, 0x42);
+  Submission back{};
+  back.kind = static_cast<uint8_t>(OpKind::kSend);
+  back.local_address = reinterpret_cast<uintptr_t>(answer.data());
+  back.length = 64;
+  accepted->engine.submit(&back, 1);
+  ASSERT_TRUE(server.await(EventKind::kOpDone, server_key, &r));
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (client.messages().empty() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the client's loop copies it
+  }
+  ASSERT_EQ(1u, client.messages().size());
+  EXPECT_EQ(answer, client.messages()[0]);
+  ASSERT_EQ(sent.size(), server.messages().size());
+  for (std::size_t i = 0; i < sent.size(); ++i) EXPECT_EQ(sent[i], server.messages()[i]) << "message " << i;
+
+  channel->engine.close();
+  ASSERT_TRUE(client.await(EventKind::kChannelClosed, channel->key, &r));
+  EXPECT_EQ(static_cast<int32_t>(ClosedCause::kLocal), r.a);
+  ASSERT_TRUE(server.await(EventKind::kChannelClosed, server_key, &r));
+  EXPECT_EQ(static_cast<int32_t>(ClosedCause::kPeerDisconnected), r.a);
+  client.context.destroy_channel(channel);
+  server.context.destroy_channel(accepted);
+  server.context.close_listener(listener);
+}
+
+TEST(TcpContext, NobodyListeningIsRefused) {
+  Loop client;
+  Loop server;
+  tcp::TcpListener* listener = listen_on_any_port(server, options());
+  uint16_t port = listener->port;
+  server.context.close_listener(listener);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the loop runs the close
+  tcp::TcpChannelEntry* channel = client.context.create_channel(options());
+  client.context.connect(channel, loopback(port), 5000);
+  EventRecord r;
+  ASSERT_TRUE(client.await(EventKind::kChannelClosed, channel->key, &r));
+  EXPECT_EQ(static_cast<int32_t>(ClosedCause::kConnectFailed), r.a);
+  EXPECT_EQ(static_cast<int32_t>(ChannelFailure::kRefused), r.b);
+  EXPECT_EQ(ECONNREFUSED, r.c);
+  client.context.destroy_channel(channel);
+}
+
+TEST(TcpContext, AnotherEagerSizeIsRejectedWithTheReasonOnBothSides) {
+  Loop server;
+  Loop client;
+  tcp::TcpListener* listener = listen_on_any_port(server, options(1024));
+  tcp::TcpChannelEntry* channel = client.context.create_channel(options(2048));
+  client.context.connect(channel, loopback(listener->port), 5000);
+  EventRecord r;
+  ASSERT_TRUE(client.await(EventKind::kChannelClosed, channel->key, &r));
+  EXPECT_EQ(static_cast<int32_t>(ChannelFailure::kRejected), r.b);
+  EXPECT_EQ(static_cast<int64_t>(wire::RejectReason::kEagerMismatch) | (int64_t{1024} << 16), r.d)
+      << "the reason and the server's eager size";
+  ASSERT_TRUE(server.await(EventKind::kIncomingRejected, 0, &r));
+  EXPECT_EQ(static_cast<int32_t>(wire::RejectReason::kEagerMismatch), r.a);
+  EXPECT_EQ(2048, r.b) << "the client's eager size";
+  client.context.destroy_channel(channel);
+}
+
+TEST(TcpContext, AnotherProtocolVersionIsRejectedWithBothVersions) {
+  Loop server;
+  tcp::TcpListener* listener = listen_on_any_port(server, options());
+  int raw = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_storage to = loopback(listener->port);
+  ASSERT_EQ(0, ::connect(raw, reinterpret_cast<sockaddr*>(&to), sizeof(sockaddr_in)));
+  wire::Handshake future;
+  future.version = wire::kProtocolVersion + 1;
+  future.credits = 16;
+  future.eager = 1024;
+  future.max_message = 1u << 20;
+  future.rendezvous = 8;
+  uint8_t hello[wire::kHandshakeSize];
+  wire::encode_handshake(future, hello);
+  ASSERT_EQ(static_cast<ssize_t>(sizeof hello), ::send(raw, hello, sizeof hello, 0));
+  uint8_t answer[1 + wire::kRejectSize];
+  ASSERT_EQ(static_cast<ssize_t>(sizeof answer), ::recv(raw, answer, sizeof answer, MSG_WAITALL));
+  EXPECT_EQ(1, answer[0]) << "rejected";
+  wire::RejectReason reason;
+  uint32_t detail = 0;
+  ASSERT_TRUE(wire::decode_reject(answer + 1, wire::kRejectSize, &reason, &detail));
+  EXPECT_EQ(wire::RejectReason::kVersionMismatch, reason);
+  EXPECT_EQ(wire::kProtocolVersion, detail);
+  EventRecord r;
+  ASSERT_TRUE(server.await(EventKind::kIncomingRejected, 0, &r));
+  EXPECT_EQ(wire::kProtocolVersion + 1, r.b);
+  ::close(raw);
+}
+
+}  // namespace
+}  // namespace jrdma::test
