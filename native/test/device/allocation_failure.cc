@@ -4,6 +4,8 @@
 
 #include "test/device/allocation_failure.h"
 
+#include <arpa/inet.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +21,22 @@ thread_local long fail_countdown = -1;
 thread_local long failures = 0;
 std::atomic<const char*> step{"starting"};
 std::atomic<long> step_allocation{-1};
+
+ChannelOptions small_channels() {
+  ChannelOptions channel;
+  channel.queue_pair.eager = 4096;
+  channel.queue_pair.depth = 16;
+  channel.max_message = 1u << 20;
+  return channel;
+}
+
+Listener* listen_on(Context& context, int port) {
+  sockaddr_in bind{};
+  bind.sin_family = AF_INET;
+  bind.sin_port = htons(static_cast<uint16_t>(port));
+  inet_pton(AF_INET, kServerIp, &bind.sin_addr);
+  return context.listen(reinterpret_cast<sockaddr*>(&bind), small_channels(), 16);
+}
 
 void with_watchdog(int seconds, void (*body)()) {
   std::atomic<bool> finished{false};

@@ -21,6 +21,11 @@ inline ContextOptions device(const char* name) {
   return options;
 }
 
+// The channels both tests use: small, so that a cycle is quick.
+ChannelOptions small_channels();
+// A listener on kServerIp:port of `context` for small_channels().
+Listener* listen_on(Context& context, int port);
+
 // What the test is doing (the watchdog names it) and which allocation fails.
 extern std::atomic<const char*> step;
 extern std::atomic<long> step_allocation;

@@ -32,15 +32,7 @@ constexpr int kActivePort = 21021;
 class PeerServer {
  public:
   PeerServer() : context_(device("rxe0")) {
-    jrdma::ChannelOptions channel;
-    channel.queue_pair.eager = 4096;
-    channel.queue_pair.depth = 16;
-    channel.max_message = 1u << 20;
-    sockaddr_in bind{};
-    bind.sin_family = AF_INET;
-    bind.sin_port = htons(kActivePort);
-    inet_pton(AF_INET, kServerIp, &bind.sin_addr);
-    listener_ = context_.listen(reinterpret_cast<sockaddr*>(&bind), channel, 16);
+    listener_ = listen_on(context_, kActivePort);
     loop_ = std::thread([this] { run(); });
   }
 
@@ -153,10 +145,7 @@ class ActiveClient {
     open = closed = false;
     reported.assign(3, 0);
     thrown.clear();
-    jrdma::ChannelOptions options;
-    options.queue_pair.eager = 4096;
-    options.queue_pair.depth = 16;
-    options.max_message = 1u << 20;
+    jrdma::ChannelOptions options = small_channels();
     channel_ = nullptr;
     if (!armed([&] { channel_ = context_.create_channel(options); })) return;  // the application sees it
     key_ = channel_->key;

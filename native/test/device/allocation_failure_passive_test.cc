@@ -100,17 +100,7 @@ struct Client {
 // The server's side of one cycle, with the k-th allocation of its loop failing (k < 0: none).
 class Server {
  public:
-  Server() : context_(device("rxe0")) {
-    jrdma::ChannelOptions channel;
-    channel.queue_pair.eager = 4096;
-    channel.queue_pair.depth = 16;
-    channel.max_message = 1u << 20;
-    sockaddr_in bind{};
-    bind.sin_family = AF_INET;
-    bind.sin_port = htons(kPort);
-    inet_pton(AF_INET, kServerIp, &bind.sin_addr);
-    listener_ = context_.listen(reinterpret_cast<sockaddr*>(&bind), channel, 16);
-  }
+  Server() : context_(device("rxe0")) { listener_ = listen_on(context_, kPort); }
 
   ~Server() {
     countdown_ = -1;

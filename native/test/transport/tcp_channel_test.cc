@@ -5,6 +5,8 @@
 
 #include <cstring>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "test/transport/tcp_pair.h"
@@ -159,7 +161,9 @@ TEST(TcpChannel, APeerThatGoesAwayFailsEveryPendingOperationOnce) {
   EXPECT_EQ("", pair.a.violation) << "what arrived before the end arrived intact and in order";
 }
 
-TEST(TcpChannel, BytesNoPeerOfOursSendsEndTheStreamWithoutTouchingMemory) {
+// One transport and engine whose peer is a raw socket the test writes to; returns how the
+// stream ended after `bytes` arrived, and why.
+std::pair<tcp::TcpChannel::State, std::string> after_raw_bytes(const uint8_t* bytes, std::size_t length) {
   auto [ours, raw] = connected_sockets();
   tcp::MemoryTable table;
   EngineOptions options = small_options();
@@ -170,42 +174,32 @@ TEST(TcpChannel, BytesNoPeerOfOursSendsEndTheStreamWithoutTouchingMemory) {
   engine.attach(&transport);
   engine.set_peer(engine.local_handshake());
   engine.open();
+  EXPECT_EQ(static_cast<ssize_t>(length), ::write(raw, bytes, length));
+  tcp::TcpChannel::State state = tcp::TcpChannel::State::kOpen;
+  for (int i = 0; i < 2000 && state == tcp::TcpChannel::State::kOpen; ++i) {
+    state = transport.process(engine);
+    ::usleep(1000);
+  }
+  EXPECT_TRUE(engine.closed());
+  ::close(raw);
+  return {state, transport.failure()};
+}
+
+TEST(TcpChannel, BytesNoPeerOfOursSendsEndTheStreamWithoutTouchingMemory) {
   // A send frame announcing 1 GiB for 1 KiB receive buffers.
   tcp::Frame frame;
   frame.type = tcp::FrameType::kSend;
   frame.length = 1u << 30;
   uint8_t header[tcp::kFrameHeaderSize];
   tcp::encode_frame(frame, header);
-  ASSERT_EQ(static_cast<ssize_t>(sizeof header), ::write(raw, header, sizeof header));
-  tcp::TcpChannel::State state = tcp::TcpChannel::State::kOpen;
-  for (int i = 0; i < 2000 && state == tcp::TcpChannel::State::kOpen; ++i) {
-    state = transport.process(engine);
-    ::usleep(1000);
-  }
+  auto [state, why] = after_raw_bytes(header, sizeof header);
   EXPECT_EQ(tcp::TcpChannel::State::kFailed, state);
-  EXPECT_NE(std::string::npos, transport.failure().find("1073741824 bytes")) << transport.failure();
-  EXPECT_TRUE(engine.closed());
-  ::close(raw);
+  EXPECT_NE(std::string::npos, why.find("1073741824 bytes")) << why;
 
-  // An unknown frame type.
-  auto [ours2, raw2] = connected_sockets();
-  std::vector<uint8_t> memory2(memory.size());
-  TcpRecordingSink sink2;
-  tcp::TcpChannel transport2(ours2, memory2.data(), options.eager, table);
-  ChannelEngine engine2(2, options, ChannelMemory{memory2.data(), memory2.size()}, sink2);
-  engine2.attach(&transport2);
-  engine2.set_peer(engine2.local_handshake());
-  engine2.open();
-  std::memset(header, 0x7f, sizeof header);
-  ASSERT_EQ(static_cast<ssize_t>(sizeof header), ::write(raw2, header, sizeof header));
-  state = tcp::TcpChannel::State::kOpen;
-  for (int i = 0; i < 2000 && state == tcp::TcpChannel::State::kOpen; ++i) {
-    state = transport2.process(engine2);
-    ::usleep(1000);
-  }
+  std::memset(header, 0x7f, sizeof header);  // an unknown frame type
+  std::tie(state, why) = after_raw_bytes(header, sizeof header);
   EXPECT_EQ(tcp::TcpChannel::State::kFailed, state);
-  EXPECT_NE(std::string::npos, transport2.failure().find("malformed")) << transport2.failure();
-  ::close(raw2);
+  EXPECT_NE(std::string::npos, why.find("malformed")) << why;
 }
 
 }  // namespace
