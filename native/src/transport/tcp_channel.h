@@ -63,6 +63,8 @@ class TcpChannel : public ChannelTransport {
  private:
   static constexpr std::size_t kStagingBytes = 64 * 1024;  // table memory copied per step, in or out
   static constexpr std::size_t kMaxQueuedOutputs = 1024;   // no more requests read while this many answers wait
+  static constexpr std::size_t kInputBytes = 64 * 1024;     // small frames are read through this buffer
+  static constexpr std::size_t kDirectReadBytes = 16 * 1024;  // a payload this large is read into place
 
   struct Pending {  // a request of the send queue, in posting order
     uint32_t slot;
@@ -145,6 +147,9 @@ class TcpChannel : public ChannelTransport {
   bool in_payload_ = false;
   Incoming in_;
   std::vector<uint8_t> payload_staging_;
+  std::vector<uint8_t> input_;  // bytes read ahead: [input_begin_, input_end_)
+  std::size_t input_begin_ = 0;
+  std::size_t input_end_ = 0;
   std::deque<ReceiveCompletion> receive_completions_;
   std::vector<std::pair<uint32_t, int>> send_completions_;  // slot, status; the real ones, then flushes
   std::size_t real_send_completions_ = 0;

@@ -12,8 +12,12 @@ namespace jrdma::tcp {
 
 // ---- reading (loop thread) ------------------------------------------------------------------------
 
-// Reads frames until the socket has nothing more; false once the stream ended.
+// Reads frames until the socket has nothing more; false once the stream ended. Small frames come
+// through a buffer (one recv takes several frames, header and payload together); a large payload
+// goes from the socket straight into place. A short read means the socket is drained for now: the
+// next edge of epoll says when more came.
 bool TcpChannel::read_input() {
+  bool drained = false;
   for (;;) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -32,8 +36,26 @@ bool TcpChannel::read_input() {
       into = payload_staging_.data();
       want = std::min<std::size_t>(in_.frame.length - in_.received, payload_staging_.size());
     }
-    ssize_t got = want == 0 ? 0 : ::recv(fd_, into, want, 0);
-    if (want > 0 && got == 0) {
+    ssize_t got;
+    if (input_begin_ < input_end_) {  // buffered bytes first
+      got = static_cast<ssize_t>(std::min(want, input_end_ - input_begin_));
+      std::memcpy(into, input_.data() + input_begin_, static_cast<std::size_t>(got));
+      input_begin_ += static_cast<std::size_t>(got);
+    } else if (drained) {
+      return true;
+    } else if (want >= kDirectReadBytes && into != payload_staging_.data()) {
+      got = ::recv(fd_, into, want, 0);
+      drained = got > 0 && static_cast<std::size_t>(got) < want;
+    } else {
+      got = ::recv(fd_, input_.data(), input_.size(), 0);
+      if (got > 0) {
+        input_begin_ = 0;
+        input_end_ = static_cast<std::size_t>(got);
+        drained = static_cast<std::size_t>(got) < input_.size();
+        continue;
+      }
+    }
+    if (got == 0) {
       std::lock_guard<std::mutex> lock(mutex_);
       end_stream_locked(State::kPeerClosed, "the peer closed the connection", kStatusFlushed);
       return false;
