@@ -16,7 +16,6 @@ namespace jrdma::tcp {
 namespace {
 constexpr uint8_t kAccepted = 0;
 constexpr uint8_t kRejected = 1;
-constexpr int kHelloTimeoutMs = 5000;  // a server's accepted socket must say hello within this
 
 int64_t handle_of(const void* object) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(object)); }
 }  // namespace
@@ -44,6 +43,7 @@ TcpContext::TcpContext() {
 
 TcpContext::~TcpContext() {
   channels_.clear();  // transports close their sockets
+  for (auto& hello : hellos_) ::close(hello->fd);
   for (auto& listener : listeners_) ::close(listener->fd);
   ::close(wake_fd_);
   ::close(epoll_fd_);
@@ -191,6 +191,9 @@ int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms) {
       case Watched::kListener:
         accept_all(*static_cast<TcpListener*>(object));
         break;
+      case Watched::kHello:
+        continue_hello(*static_cast<TcpHello*>(object));
+        break;
       case Watched::kChannel:
         on_channel_event(*static_cast<TcpChannelEntry*>(object));
         break;
@@ -254,13 +257,18 @@ void TcpContext::tick() {
       channel->engine.tick(now);
       channel->engine.flush();
     } else if (channel->fd >= 0 && now > channel->deadline && !channel->engine.closed()) {
-      if (channel->passive) {
-        forget(channel);  // a hello that never came: the socket goes, nothing was reported
-      } else {
-        connect_failed(*channel, ChannelFailure::kUnreachable, ETIMEDOUT);
-      }
+      connect_failed(*channel, ChannelFailure::kUnreachable, ETIMEDOUT);
     }
   }
+  // Accepted sockets that never said hello: they go without a report.
+  std::vector<TcpHello*> expired;
+  {
+    std::lock_guard<std::mutex> lock(hellos_mutex_);
+    for (auto& hello : hellos_) {
+      if (now > hello->deadline) expired.push_back(hello.get());
+    }
+  }
+  for (TcpHello* hello : expired) drop(*hello);
 }
 
 void TcpContext::forget(TcpChannelEntry* channel) {
@@ -295,20 +303,49 @@ void TcpContext::accept_all(TcpListener& listener) {
   for (;;) {
     int fd = ::accept4(listener.fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) return;  // EAGAIN, or the peer gave up already
-    TcpChannelEntry* channel;
-    {
-      std::lock_guard<std::mutex> lock(table_mutex_);
-      uint32_t key = next_key_++;
-      auto owned = std::make_unique<TcpChannelEntry>(key, true, listener.options, *this);
-      channel = owned.get();
-      channels_.emplace(key, std::move(owned));
+    if (listener.pending >= listener.max_pending) {
+      // Over the bound: told at once, and nothing is kept for it.
+      send_reject(fd, wire::RejectReason::kTooManyPending, listener.max_pending);
+      ::close(fd);
+      emit(make_record(EventKind::kIncomingRejected, 0, static_cast<int32_t>(wire::RejectReason::kTooManyPending), 0, 0,
+                       handle_of(&listener)));
+      continue;
     }
-    channel->fd = fd;
-    channel->listener = &listener;
-    channel->setup = TcpChannelEntry::Setup::kAwaitingHello;
-    channel->deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kHelloTimeoutMs);
-    watch(fd, channel);
-    continue_hello(*channel);
+    auto hello = std::make_unique<TcpHello>();
+    hello->fd = fd;
+    hello->listener = &listener;
+    hello->deadline = std::chrono::steady_clock::now() + hello_timeout_;
+    TcpHello* raw = hello.get();
+    ++listener.pending;
+    {
+      std::lock_guard<std::mutex> lock(hellos_mutex_);
+      hellos_.push_back(std::move(hello));
+    }
+    try {
+      watch(fd, raw);
+    } catch (const RdmaError&) {
+      drop(*raw);
+      continue;
+    }
+    continue_hello(*raw);
+  }
+}
+
+std::size_t TcpContext::pending_hellos() const {
+  std::lock_guard<std::mutex> lock(hellos_mutex_);
+  return hellos_.size();
+}
+
+// The hello is answered, refused or timed out: its socket (unless a channel took it) and its place go.
+void TcpContext::drop(TcpHello& hello) {
+  if (hello.fd >= 0) ::close(hello.fd);  // leaves the epoll set
+  if (hello.listener != nullptr && hello.listener->pending > 0) --hello.listener->pending;
+  std::lock_guard<std::mutex> lock(hellos_mutex_);
+  for (auto it = hellos_.begin(); it != hellos_.end(); ++it) {
+    if (it->get() == &hello) {
+      hellos_.erase(it);
+      return;
+    }
   }
 }
 
@@ -317,8 +354,6 @@ void TcpContext::on_channel_event(TcpChannelEntry& channel) {
     case TcpChannelEntry::Setup::kConnecting:
     case TcpChannelEntry::Setup::kAwaitingAnswer:
       return continue_connect(channel);
-    case TcpChannelEntry::Setup::kAwaitingHello:
-      return continue_hello(channel);
     case TcpChannelEntry::Setup::kOpen:
       channel.transport->process(channel.engine);
       channel.engine.flush();
@@ -339,11 +374,7 @@ bool TcpContext::read_setup(TcpChannelEntry& channel, std::size_t want) {
     }
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return false;
     if (n < 0 && errno == EINTR) continue;
-    if (channel.passive) {
-      forget(&channel);
-    } else {
-      connect_failed(channel, ChannelFailure::kConnectError, n == 0 ? ECONNRESET : errno);
-    }
+    connect_failed(channel, ChannelFailure::kConnectError, n == 0 ? ECONNRESET : errno);
     return false;
   }
   return true;
@@ -387,28 +418,60 @@ void TcpContext::continue_connect(TcpChannelEntry& channel) {
   channel.engine.open();
 }
 
-// Server: the client's hello, checked as the verbs server checks the connect request's data.
-void TcpContext::continue_hello(TcpChannelEntry& channel) {
-  if (!read_setup(channel, wire::kHandshakeSize)) return;
+// Server: the client's hello, checked as the verbs server checks the connect request's data; only
+// a hello that passes gets a channel (memory, engine) and the answer.
+void TcpContext::continue_hello(TcpHello& hello) {
+  while (hello.received < sizeof hello.bytes) {
+    ssize_t n = ::recv(hello.fd, hello.bytes + hello.received, sizeof hello.bytes - hello.received, 0);
+    if (n > 0) {
+      hello.received += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      return;
+    } else {
+      return drop(hello);  // gone before its hello: nothing to report
+    }
+  }
+  TcpListener& listener = *hello.listener;
   wire::Handshake peer;
-  wire::RejectReason reason = wire::decode_handshake(channel.setup_bytes, wire::kHandshakeSize, &peer);
-  const EngineOptions& ours = channel.engine.options();
-  if (reason == wire::RejectReason::kVersionMismatch) return refuse(channel, reason, wire::kProtocolVersion, peer.version);
-  if (reason != wire::RejectReason::kNone) return refuse(channel, reason, 0, 0);
-  if (peer.eager != ours.eager) return refuse(channel, wire::RejectReason::kEagerMismatch, ours.eager, peer.eager);
-  if ((peer.flags & wire::kFlagAuthenticate) != 0) return refuse(channel, wire::RejectReason::kAuthMismatch, 0, 0);
-  channel.engine.set_peer(peer);
+  wire::RejectReason reason = wire::decode_handshake(hello.bytes, sizeof hello.bytes, &peer);
+  const EngineOptions& ours = listener.options;
+  if (reason == wire::RejectReason::kVersionMismatch) return refuse(hello, reason, wire::kProtocolVersion, peer.version);
+  if (reason != wire::RejectReason::kNone) return refuse(hello, reason, 0, 0);
+  if (peer.eager != ours.eager) return refuse(hello, wire::RejectReason::kEagerMismatch, ours.eager, peer.eager);
+  if ((peer.flags & wire::kFlagAuthenticate) != 0) return refuse(hello, wire::RejectReason::kAuthMismatch, 0, 0);
+  TcpChannelEntry* channel;
+  try {
+    std::lock_guard<std::mutex> lock(table_mutex_);
+    uint32_t key = next_key_++;
+    auto owned = std::make_unique<TcpChannelEntry>(key, true, ours, *this);
+    channel = owned.get();
+    channels_.emplace(key, std::move(owned));
+  } catch (const std::bad_alloc&) {
+    return refuse(hello, wire::RejectReason::kResources, ENOMEM, 0);
+  }
+  // The socket moves from the hello to the channel (same fd: epoll now hands the channel back).
+  channel->fd = hello.fd;
+  hello.fd = -1;
+  epoll_event event{};
+  event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+  event.data.ptr = channel;
+  ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, channel->fd, &event);
+  TcpListener* from = hello.listener;
+  drop(hello);
+  channel->engine.set_peer(peer);
   uint8_t answer[1 + wire::kHandshakeSize];
   answer[0] = kAccepted;
-  wire::encode_handshake(channel.engine.local_handshake(), answer + 1);
-  start_stream(channel);  // every receive is posted before the client can send a frame
-  if (::send(channel.transport->fd(), answer, sizeof answer, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof answer)) {
-    return forget(&channel);
+  wire::encode_handshake(channel->engine.local_handshake(), answer + 1);
+  start_stream(*channel);  // every receive is posted before the client can send a frame
+  if (::send(channel->transport->fd(), answer, sizeof answer, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof answer)) {
+    return forget(channel);
   }
-  emit(make_record(EventKind::kIncoming, channel.key, 0, 0, handle_of(&channel), handle_of(channel.listener)));
-  channel.engine.open();
-  channel.transport->process(channel.engine);  // frames that came with the hello
-  channel.engine.flush();
+  emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(from)));
+  channel->engine.open();
+  channel->transport->process(channel->engine);  // frames that came with the hello
+  channel->engine.flush();
 }
 
 void TcpContext::start_stream(TcpChannelEntry& channel) {
@@ -430,16 +493,20 @@ void TcpContext::connect_failed(TcpChannelEntry& channel, ChannelFailure failure
                        static_cast<int64_t>(static_cast<uint16_t>(reason)) | (static_cast<int64_t>(detail) << 16));
 }
 
-void TcpContext::refuse(TcpChannelEntry& channel, wire::RejectReason reason, uint32_t detail, uint32_t peer_value) {
+void TcpContext::send_reject(int fd, wire::RejectReason reason, uint32_t detail) noexcept {
   uint8_t answer[1 + wire::kRejectSize];
   answer[0] = kRejected;
   wire::encode_reject(reason, detail, answer + 1);
-  if (::send(channel.fd, answer, sizeof answer, MSG_NOSIGNAL) < 0) {
+  if (::send(fd, answer, sizeof answer, MSG_NOSIGNAL) < 0) {
     // the client is gone already: nothing to tell it
   }
+}
+
+void TcpContext::refuse(TcpHello& hello, wire::RejectReason reason, uint32_t detail, uint32_t peer_value) {
+  send_reject(hello.fd, reason, detail);
   emit(make_record(EventKind::kIncomingRejected, 0, static_cast<int32_t>(reason), static_cast<int32_t>(peer_value), 0,
-                   handle_of(channel.listener)));
-  forget(&channel);
+                   handle_of(hello.listener)));
+  drop(hello);
 }
 
 }  // namespace jrdma::tcp

@@ -26,19 +26,32 @@
 namespace jrdma::tcp {
 
 // What epoll hands back: the first member of every watched object.
-enum class Watched : uint8_t { kWake, kListener, kChannel };
+enum class Watched : uint8_t { kWake, kListener, kHello, kChannel };
 
 struct TcpListener {
   Watched watched = Watched::kListener;
   int fd = -1;
   EngineOptions options;
   uint16_t port = 0;  // the bound port (useful with port 0)
+  uint32_t max_pending = 64;  // accepted sockets whose hello has not come yet (maxPendingConnections)
+  uint32_t pending = 0;       // loop thread
+};
+
+// An accepted socket before its hello: a few bytes, no channel memory. Anyone who can reach the
+// port can open these, so they are bounded per listener and live at most the hello timeout.
+struct TcpHello {
+  Watched watched = Watched::kHello;
+  int fd = -1;
+  TcpListener* listener = nullptr;
+  uint8_t bytes[wire::kHandshakeSize] = {};
+  std::size_t received = 0;
+  std::chrono::steady_clock::time_point deadline{};
 };
 
 struct TcpChannelEntry {
   TcpChannelEntry(uint32_t channel_key, bool accepted, const EngineOptions& options, EventSink& sink);
 
-  enum class Setup { kCreated, kConnecting, kAwaitingAnswer, kAwaitingHello, kOpen };
+  enum class Setup { kCreated, kConnecting, kAwaitingAnswer, kOpen };
   Watched watched = Watched::kChannel;
   const uint32_t key;
   const bool passive;
@@ -50,7 +63,6 @@ struct TcpChannelEntry {
   uint8_t setup_bytes[1 + wire::kHandshakeSize] = {};
   std::size_t setup_received = 0;
   std::chrono::steady_clock::time_point deadline{};
-  TcpListener* listener = nullptr;  // passive: where it came from
 };
 
 class TcpContext : public EventSink, public TransportWaker {
@@ -76,6 +88,9 @@ class TcpContext : public EventSink, public TransportWaker {
   void close_listener(TcpListener* listener);
 
   void emit(const EventRecord& record) override;
+  // Tests: how long an accepted socket may take to say hello (5 s), and how many wait now.
+  void set_hello_timeout(std::chrono::milliseconds timeout) noexcept { hello_timeout_ = timeout; }
+  std::size_t pending_hellos() const;
   // A channel's request completed outside the loop's process(): process it again soon.
   void transport_progress(void* cookie) noexcept override;
 
@@ -93,12 +108,14 @@ class TcpContext : public EventSink, public TransportWaker {
   void accept_all(TcpListener& listener);
   void on_channel_event(TcpChannelEntry& channel);
   void continue_connect(TcpChannelEntry& channel);
-  void continue_hello(TcpChannelEntry& channel);
+  void continue_hello(TcpHello& hello);
+  void drop(TcpHello& hello);
   bool read_setup(TcpChannelEntry& channel, std::size_t want);
   void start_stream(TcpChannelEntry& channel);
   void connect_failed(TcpChannelEntry& channel, ChannelFailure failure, int status, wire::RejectReason reason = wire::RejectReason::kNone,
                       uint32_t detail = 0);
-  void refuse(TcpChannelEntry& channel, wire::RejectReason reason, uint32_t detail, uint32_t peer_value);
+  void refuse(TcpHello& hello, wire::RejectReason reason, uint32_t detail, uint32_t peer_value);
+  static void send_reject(int fd, wire::RejectReason reason, uint32_t detail) noexcept;
   void forget(TcpChannelEntry* channel);
   void tick();
   void watch(int fd, void* object);
@@ -119,6 +136,9 @@ class TcpContext : public EventSink, public TransportWaker {
   std::vector<Command> running_;       // loop thread
   std::vector<TcpChannelEntry*> ticking_;  // loop thread
   std::chrono::steady_clock::time_point next_tick_{};
+  std::chrono::milliseconds hello_timeout_{5000};
+  mutable std::mutex hellos_mutex_;  // hellos_ (the loop changes it; tests read its size)
+  std::vector<std::unique_ptr<TcpHello>> hellos_;
   std::mutex progressed_mutex_;
   std::vector<uint32_t> progressed_;  // keys of channels to process again
   std::vector<uint32_t> progressing_;  // loop thread

@@ -115,9 +115,9 @@ EngineOptions options(uint32_t eager = 1024) {
   return o;
 }
 
-tcp::TcpListener* listen_on_any_port(Loop& server, const EngineOptions& o) {
+tcp::TcpListener* listen_on_any_port(Loop& server, const EngineOptions& o, int backlog = 16) {
   sockaddr_storage any = loopback(0);
-  return server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), o, 16);
+  return server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), o, backlog);
 }
 
 TEST(TcpContext, AConnectionCarriesMessagesBothWaysAndAGracefulCloseReachesThePeer) {
@@ -232,6 +232,49 @@ TEST(TcpContext, AnotherProtocolVersionIsRejectedWithBothVersions) {
   ASSERT_TRUE(server.await(EventKind::kIncomingRejected, 0, &r));
   EXPECT_EQ(wire::kProtocolVersion + 1, r.b);
   ::close(raw);
+}
+
+// Sockets that connect and never say hello hold no channel memory, are bounded per listener (the
+// ones over the bound are told so at once) and are closed after the hello timeout.
+TEST(TcpContext, SocketsThatNeverSayHelloAreBoundedAndTimeOut) {
+  Loop server;
+  server.context.set_hello_timeout(std::chrono::milliseconds(1500));
+  tcp::TcpListener* listener = listen_on_any_port(server, options(), 128);  // the kernel queues all 70
+  sockaddr_storage to = loopback(listener->port);
+  std::vector<int> silent;
+  for (int i = 0; i < 70; ++i) {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_EQ(0, ::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof(sockaddr_in)));
+    silent.push_back(fd);
+  }
+  for (int i = 0; i < 6; ++i) {
+    EventRecord r;
+    ASSERT_TRUE(server.await(EventKind::kIncomingRejected, 0, &r)) << "rejection " << i;
+    EXPECT_EQ(static_cast<int32_t>(wire::RejectReason::kTooManyPending), r.a);
+  }
+  EXPECT_EQ(64u, server.context.pending_hellos()) << "the listener's bound (maxPendingConnections)";
+  // The ones over the bound read the reject; the others read nothing until the timeout closes them.
+  uint8_t answer[1 + wire::kRejectSize];
+  ASSERT_EQ(static_cast<ssize_t>(sizeof answer), ::recv(silent.back(), answer, sizeof answer, MSG_WAITALL));
+  wire::RejectReason reason;
+  uint32_t detail = 0;
+  ASSERT_TRUE(wire::decode_reject(answer + 1, wire::kRejectSize, &reason, &detail));
+  EXPECT_EQ(wire::RejectReason::kTooManyPending, reason);
+  EXPECT_EQ(64u, detail);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (server.context.pending_hellos() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the loop's tick closes them
+  }
+  EXPECT_EQ(0u, server.context.pending_hellos()) << "closed after the hello timeout";
+  EXPECT_EQ(0, ::recv(silent.front(), answer, 1, 0)) << "the first silent socket was closed by the server";
+  for (int fd : silent) ::close(fd);
+  // A client that says hello is served again.
+  Loop client;
+  tcp::TcpChannelEntry* channel = client.context.create_channel(options());
+  client.context.connect(channel, loopback(listener->port), 5000);
+  EventRecord r;
+  EXPECT_TRUE(client.await(EventKind::kChannelOpen, channel->key, &r));
+  client.context.destroy_channel(channel);
 }
 
 }  // namespace
