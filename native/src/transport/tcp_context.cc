@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "crypto/hmac_sha256.h"
 
 namespace jrdma::tcp {
 
@@ -106,9 +107,6 @@ void TcpContext::emit(const EventRecord& record) {
 // ---- set-up calls (any thread) ------------------------------------------------------------------
 
 TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const EngineOptions& options, int backlog) {
-  if (!options.psk.empty()) {
-    throw RdmaError(ErrorKind::kConfiguration, "pre-shared-key authentication is not available over TCP yet");
-  }
   auto listener = std::make_unique<TcpListener>();
   listener->options = options;
   listener->fd = ::socket(address->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -137,9 +135,6 @@ TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const
 }
 
 TcpChannelEntry* TcpContext::create_channel(const EngineOptions& options) {
-  if (!options.psk.empty()) {
-    throw RdmaError(ErrorKind::kConfiguration, "pre-shared-key authentication is not available over TCP yet");
-  }
   std::lock_guard<std::mutex> lock(table_mutex_);
   uint32_t key = next_key_++;
   auto channel = std::make_unique<TcpChannelEntry>(key, false, options, *this);
@@ -392,7 +387,7 @@ void TcpContext::continue_connect(TcpChannelEntry& channel) {
       return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kUnreachable, error);
     }
     uint8_t hello[wire::kHandshakeSize];
-    wire::encode_handshake(channel.engine.local_handshake(), hello);
+    wire::encode_handshake(handshake_of(channel.engine), hello);
     // 32 bytes into an empty socket: all of them or a broken connection.
     if (::send(channel.fd, hello, sizeof hello, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof hello)) {
       return connect_failed(channel, ChannelFailure::kConnectError, errno);
@@ -413,9 +408,26 @@ void TcpContext::continue_connect(TcpChannelEntry& channel) {
                                   ? wire::decode_handshake(channel.setup_bytes + 1, wire::kHandshakeSize, &peer)
                                   : wire::RejectReason::kMalformed;
   if (reason != wire::RejectReason::kNone) return connect_failed(channel, ChannelFailure::kRejected, 0, reason);
+  bool authenticate = !channel.engine.options().psk.empty();
+  if (authenticate) {
+    // Our hello asked for it: a server that accepts without it cannot prove the key.
+    if ((peer.flags & wire::kFlagAuthenticate) == 0) {
+      return connect_failed(channel, ChannelFailure::kAuthFailed, static_cast<int>(AuthFailure::kNotOffered));
+    }
+    if (!read_setup(channel, 1 + wire::kAcceptWithNonceSize)) return;  // the server's nonce follows
+  }
   channel.engine.set_peer(peer);
   start_stream(channel);
+  if (authenticate) channel.engine.authenticate(true, channel.setup_bytes + 1 + wire::kHandshakeSize);
   channel.engine.open();
+}
+
+// What a side says of itself on the stream: the engine's handshake, with the flag that it holds a
+// pre-shared key (as the verbs context puts it into rdma_cm's private data).
+wire::Handshake TcpContext::handshake_of(const ChannelEngine& engine) {
+  wire::Handshake local = engine.local_handshake();
+  if (!engine.options().psk.empty()) local.flags |= wire::kFlagAuthenticate;
+  return local;
 }
 
 // Server: the client's hello, checked as the verbs server checks the connect request's data; only
@@ -440,7 +452,11 @@ void TcpContext::continue_hello(TcpHello& hello) {
   if (reason == wire::RejectReason::kVersionMismatch) return refuse(hello, reason, wire::kProtocolVersion, peer.version);
   if (reason != wire::RejectReason::kNone) return refuse(hello, reason, 0, 0);
   if (peer.eager != ours.eager) return refuse(hello, wire::RejectReason::kEagerMismatch, ours.eager, peer.eager);
-  if ((peer.flags & wire::kFlagAuthenticate) != 0) return refuse(hello, wire::RejectReason::kAuthMismatch, 0, 0);
+  // Both ends hold a pre-shared key, or neither.
+  bool we_authenticate = !ours.psk.empty();
+  if (we_authenticate != ((peer.flags & wire::kFlagAuthenticate) != 0)) {
+    return refuse(hello, wire::RejectReason::kAuthMismatch, we_authenticate ? 1 : 0, 0);
+  }
   TcpChannelEntry* channel;
   try {
     std::lock_guard<std::mutex> lock(table_mutex_);
@@ -461,11 +477,19 @@ void TcpContext::continue_hello(TcpHello& hello) {
   TcpListener* from = hello.listener;
   drop(hello);
   channel->engine.set_peer(peer);
-  uint8_t answer[1 + wire::kHandshakeSize];
+  uint8_t answer[1 + wire::kAcceptWithNonceSize];
   answer[0] = kAccepted;
-  wire::encode_handshake(channel->engine.local_handshake(), answer + 1);
+  wire::encode_handshake(handshake_of(channel->engine), answer + 1);
+  std::size_t answer_length = 1 + wire::kHandshakeSize;
   start_stream(*channel);  // every receive is posted before the client can send a frame
-  if (::send(channel->transport->fd(), answer, sizeof answer, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof answer)) {
+  if (we_authenticate) {
+    // A fresh nonce per connection: a proof recorded from another connection does not match.
+    uint8_t* nonce = answer + 1 + wire::kHandshakeSize;
+    if (!crypto::random_bytes(nonce, wire::kNonceSize)) return forget(channel);
+    channel->engine.authenticate(false, nonce);
+    answer_length = 1 + wire::kAcceptWithNonceSize;
+  }
+  if (::send(channel->transport->fd(), answer, answer_length, MSG_NOSIGNAL) != static_cast<ssize_t>(answer_length)) {
     return forget(channel);
   }
   emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(from)));

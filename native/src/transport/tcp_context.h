@@ -1,9 +1,9 @@
 // A context without RDMA: channels over TCP connections (tcp_channel.h) with the same channel
 // engine and the same records for Java as the verbs context, one loop thread (the caller of
 // wait_events) and one memory table. Set-up on the stream, before any frame: the client sends its
-// 32-byte handshake; the server answers with one byte, 0 and its handshake (accepted) or 1 and a
-// 12-byte reject (docs/protocol.md, "TCP transport"). Not yet here: pre-shared-key authentication,
-// connect data and admission (a channel asking for them is refused at creation).
+// 32-byte handshake; the server answers with one byte, 0 and its handshake (accepted; with a
+// pre-shared key on both sides, then its 16-byte nonce) or 1 and a 12-byte reject (docs/protocol.md,
+// "TCP transport"). Not yet here: connect data and admission.
 #pragma once
 
 #include <sys/socket.h>
@@ -60,7 +60,7 @@ struct TcpChannelEntry {
   std::unique_ptr<TcpChannel> transport;  // from the moment the stream carries frames
   int fd = -1;                            // owned here until the transport takes it
   Setup setup = Setup::kCreated;
-  uint8_t setup_bytes[1 + wire::kHandshakeSize] = {};
+  uint8_t setup_bytes[1 + wire::kAcceptWithNonceSize] = {};  // the server's answer (and nonce)
   std::size_t setup_received = 0;
   std::chrono::steady_clock::time_point deadline{};
 };
@@ -112,6 +112,7 @@ class TcpContext : public EventSink, public TransportWaker {
   void drop(TcpHello& hello);
   bool read_setup(TcpChannelEntry& channel, std::size_t want);
   void start_stream(TcpChannelEntry& channel);
+  static wire::Handshake handshake_of(const ChannelEngine& engine);
   void connect_failed(TcpChannelEntry& channel, ChannelFailure failure, int status, wire::RejectReason reason = wire::RejectReason::kNone,
                       uint32_t detail = 0);
   void refuse(TcpHello& hello, wire::RejectReason reason, uint32_t detail, uint32_t peer_value);

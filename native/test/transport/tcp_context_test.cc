@@ -36,11 +36,15 @@ class Loop {
   }
 
   // The first record of `kind` (and key, unless 0) within 10 s, taken off the list.
-  bool await(EventKind kind, uint32_t key, EventRecord* out) {
+  bool await(EventKind kind, uint32_t key, EventRecord* out) { return await(kind, kind, key, out); }
+
+  // The first record of either kind.
+  bool await(EventKind kind, EventKind or_kind, uint32_t key, EventRecord* out) {
     std::unique_lock<std::mutex> lock(mutex_);
     return changed_.wait_for(lock, std::chrono::seconds(10), [&] {
       for (auto it = records_.begin(); it != records_.end(); ++it) {
-        if (it->kind == static_cast<int32_t>(kind) && (key == 0 || static_cast<uint32_t>(it->key) == key)) {
+        bool wanted = it->kind == static_cast<int32_t>(kind) || it->kind == static_cast<int32_t>(or_kind);
+        if (wanted && (key == 0 || static_cast<uint32_t>(it->key) == key)) {
           *out = *it;
           records_.erase(it);
           return true;
@@ -275,6 +279,50 @@ TEST(TcpContext, SocketsThatNeverSayHelloAreBoundedAndTimeOut) {
   EventRecord r;
   EXPECT_TRUE(client.await(EventKind::kChannelOpen, channel->key, &r));
   client.context.destroy_channel(channel);
+}
+
+EngineOptions with_key(const char* key) {
+  EngineOptions o = options();
+  o.psk.assign(key, key + std::strlen(key));
+  return o;
+}
+
+// The outcome of one connect between a server with `server_key` and a client with `client_key`
+// ("" = none): the client's first record of its channel (open or closed), and the server's first
+// record of kind `server_kind`.
+EventRecord connect_with_keys(const char* server_key, const char* client_key, EventKind server_kind,
+                              EventRecord* server_side) {
+  Loop server;
+  Loop client;
+  tcp::TcpListener* listener = listen_on_any_port(server, *server_key ? with_key(server_key) : options());
+  tcp::TcpChannelEntry* channel = client.context.create_channel(*client_key ? with_key(client_key) : options());
+  client.context.connect(channel, loopback(listener->port), 5000);
+  EventRecord outcome{};
+  EXPECT_TRUE(client.await(EventKind::kChannelOpen, EventKind::kChannelClosed, channel->key, &outcome));
+  EXPECT_TRUE(server.await(server_kind, 0, server_side));
+  client.context.destroy_channel(channel);
+  return outcome;
+}
+
+TEST(TcpContext, ThePreSharedKeyDecidesWhoGetsAChannel) {
+  EventRecord server_side;
+  EventRecord r = connect_with_keys("the same key", "the same key", EventKind::kChannelOpen, &server_side);
+  EXPECT_EQ(static_cast<int32_t>(EventKind::kChannelOpen), r.kind) << "the same key: a channel";
+
+  r = connect_with_keys("one key", "another key", EventKind::kChannelClosed, &server_side);
+  ASSERT_EQ(static_cast<int32_t>(EventKind::kChannelClosed), r.kind) << "different keys: no channel";
+  EXPECT_EQ(static_cast<int32_t>(ClosedCause::kConnectFailed), r.a);
+  EXPECT_EQ(static_cast<int32_t>(ChannelFailure::kAuthFailed), r.b);
+  EXPECT_EQ(static_cast<int32_t>(ChannelFailure::kAuthFailed), server_side.b) << "the server's channel fails too";
+
+  r = connect_with_keys("a key", "", EventKind::kIncomingRejected, &server_side);
+  ASSERT_EQ(static_cast<int32_t>(EventKind::kChannelClosed), r.kind) << "only the server holds one";
+  EXPECT_EQ(static_cast<int64_t>(wire::RejectReason::kAuthMismatch) | (int64_t{1} << 16), r.d);
+  EXPECT_EQ(static_cast<int32_t>(wire::RejectReason::kAuthMismatch), server_side.a);
+
+  r = connect_with_keys("", "a key", EventKind::kIncomingRejected, &server_side);
+  ASSERT_EQ(static_cast<int32_t>(EventKind::kChannelClosed), r.kind) << "only the client holds one";
+  EXPECT_EQ(static_cast<int64_t>(wire::RejectReason::kAuthMismatch), r.d) << "detail 0: the server has no key";
 }
 
 }  // namespace
