@@ -163,6 +163,10 @@ class TcpPair {
           s.open = true;
           break;
         case EventKind::kOpDone:
+          // Reports come in submission order: none for an operation older than one already reported.
+          if (!s.reports.empty() && static_cast<uint64_t>(r.c) < s.reports.rbegin()->first) {
+            fail("operation " + std::to_string(r.c) + " reported after a later one");
+          }
           ++s.reports[static_cast<uint64_t>(r.c)];
           s.statuses[static_cast<uint64_t>(r.c)] = r.a;
           s.results[static_cast<uint64_t>(r.c)] = r.d;
