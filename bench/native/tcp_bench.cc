@@ -42,6 +42,7 @@ struct End {
   std::vector<uint8_t> out;
   std::vector<uint8_t> large;  // a rendezvous message's destination
   EventRecord records[64];
+  uint64_t done = 0;  // sends reported
 
   // Polls once; returns how many messages arrived (each released, or its buffer given).
   int poll() {
@@ -73,6 +74,9 @@ struct End {
         }
         case EventKind::kLargeMessage:
           ++arrived;
+          break;
+        case EventKind::kOpDone:
+          ++done;
           break;
         case EventKind::kChannelClosed:
           throw RdmaError(ErrorKind::kNative, "the benchmark's channel closed (cause " + std::to_string(r.a) + ")");
@@ -107,8 +111,25 @@ Stats jrdma_pingpong(End& a, End& b, uint32_t size, int iters) {
   return stats(samples);
 }
 
-// The same exchange over two plain connected non-blocking sockets.
-Stats socket_pingpong(uint32_t size, int iters) {
+// One way, `window` sends in flight: MiB/s until the receiver has them all.
+double jrdma_stream(End& a, End& b, uint32_t size, int count, int window) {
+  a.out.assign(size, 3);
+  uint64_t start_done = a.done;
+  int sent = 0, received = 0;
+  double start = now_us();
+  while (received < count) {
+    while (sent < count && static_cast<uint64_t>(sent) - (a.done - start_done) < static_cast<uint64_t>(window)) {
+      a.send(size);
+      ++sent;
+    }
+    received += b.poll();
+    a.poll();
+  }
+  return static_cast<double>(size) * count / (now_us() - start);  // bytes per us = MB/s
+}
+
+// Both ends of a plain loopback connection, TCP_NODELAY.
+std::pair<int, int> plain_sockets() {
   int listener = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
@@ -124,6 +145,33 @@ Stats socket_pingpong(uint32_t size, int iters) {
   int one = 1;
   ::setsockopt(a, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   ::setsockopt(b, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  return {a, b};
+}
+
+// The same stream over plain sockets: count x size bytes one way.
+double socket_stream(uint32_t size, int count) {
+  auto [a, b] = plain_sockets();
+  std::vector<uint8_t> out(size, 3), in(1 << 20);
+  uint64_t total = static_cast<uint64_t>(size) * count, sent = 0, got = 0;
+  double start = now_us();
+  while (got < total) {
+    if (sent < total) {
+      std::size_t chunk = std::min<uint64_t>(size - sent % size, total - sent);
+      ssize_t n = ::send(a, out.data() + sent % size, chunk, MSG_DONTWAIT | MSG_NOSIGNAL);
+      if (n > 0) sent += static_cast<uint64_t>(n);
+    }
+    ssize_t n = ::recv(b, in.data(), in.size(), MSG_DONTWAIT);
+    if (n > 0) got += static_cast<uint64_t>(n);
+  }
+  double rate = static_cast<double>(total) / (now_us() - start);
+  ::close(a);
+  ::close(b);
+  return rate;
+}
+
+// The same exchange over two plain connected non-blocking sockets.
+Stats socket_pingpong(uint32_t size, int iters) {
+  auto [a, b] = plain_sockets();
   std::vector<uint8_t> out(size, 1), in(size);
   auto transfer = [&](int from, int to) {
     std::size_t sent = 0, got = 0;
@@ -194,6 +242,14 @@ int main(int argc, char** argv) {
       Stats ours = jrdma_pingpong(client, server, size, iters);
       Stats plain = socket_pingpong(size, iters);
       std::printf("%10u %14.2f %14.2f %14.2f %14.2f\n", size, ours.p50, ours.p99, plain.p50, plain.p99);
+    }
+    std::printf("\none way, 64 sends in flight, %d messages per size\n", iters);
+    std::printf("%10s %14s %14s\n", "bytes", "jrdma MB/s", "socket MB/s");
+    for (uint32_t size : sizes) {
+      int count = std::max(100, static_cast<int>(std::min<uint64_t>(iters, (512ull << 20) / size)));
+      double ours = jrdma_stream(client, server, size, count, 64);
+      double plain = socket_stream(size, count);
+      std::printf("%10u %14.1f %14.1f\n", size, ours, plain);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "jrdma_tcp_bench: %s\n", e.what());
