@@ -173,28 +173,11 @@ Channel* Context::add_channel(const ChannelOptions& options, bool passive) {
 // ---- records for Java -----------------------------------------------------------------------------
 
 void Context::emit(const EventRecord& record) {
-  {
-    std::lock_guard<std::mutex> lock(records_mutex_);
-    records_.push_back(record);
-    records_pending_.store(true, std::memory_order_release);
-  }
+  records_.push(record);
   if (!in_loop_thread()) wake();  // e.g. a close from an application thread: the loop reports it
 }
 
-int Context::take_records(EventRecord* out, int capacity) {
-  if (!records_pending_.load(std::memory_order_acquire)) return 0;
-  std::lock_guard<std::mutex> lock(records_mutex_);
-  std::size_t n = std::min(records_.size() - records_head_, static_cast<std::size_t>(capacity));
-  std::copy(records_.begin() + static_cast<std::ptrdiff_t>(records_head_),
-            records_.begin() + static_cast<std::ptrdiff_t>(records_head_ + n), out);
-  records_head_ += n;
-  if (records_head_ == records_.size()) {
-    records_.clear();  // keeps its capacity: no allocation per batch
-    records_head_ = 0;
-    records_pending_.store(false, std::memory_order_release);
-  }
-  return static_cast<int>(n);
-}
+int Context::take_records(EventRecord* out, int capacity) { return records_.take(out, capacity); }
 
 // ---- commands from other threads ------------------------------------------------------------------
 
@@ -254,6 +237,8 @@ void Context::close_listener(Listener* listener) {
 void Context::run_commands() {
   {
     std::lock_guard<std::mutex> lock(commands_mutex_);
+    // Every turn of the loop comes here: nothing queued and nothing deferred costs the lock only.
+    if (commands_.empty() && !commands_deferred_.load(std::memory_order_acquire)) return;
     running_.swap(commands_);  // the queue gets the last batch's capacity: enqueue rarely allocates
   }
   // Every command of the batch runs, whatever one of them throws: a lost destroy or listener close

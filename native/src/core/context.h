@@ -27,6 +27,7 @@
 #include "core/channel.h"
 #include "wire/handshake.h"
 #include "protocol/event_record.h"
+#include "protocol/record_queue.h"
 #include "verbs/cm_device.h"
 #include "verbs/cm_event_channel.h"
 #include "verbs/cm_id.h"
@@ -216,10 +217,7 @@ class Context : public EventSink, public LoopCommands {
   std::vector<std::unique_ptr<AwaitingAdmission>> awaiting_;  // loop thread only
 
   // Records for Java, from any thread; the loop hands them over in order.
-  std::mutex records_mutex_;
-  std::vector<EventRecord> records_;
-  std::size_t records_head_ = 0;
-  std::atomic<bool> records_pending_{false};
+  RecordQueue records_;
 
   std::mutex commands_mutex_;
   std::vector<Command> commands_;

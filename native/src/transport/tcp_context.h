@@ -19,6 +19,7 @@
 
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
+#include "protocol/record_queue.h"
 #include "transport/tcp_channel.h"
 #include "transport/tcp_memory.h"
 #include "wire/handshake.h"
@@ -49,12 +50,11 @@ struct TcpHello {
 };
 
 struct TcpChannelEntry {
-  TcpChannelEntry(uint32_t channel_key, bool accepted, const EngineOptions& options, EventSink& sink);
+  TcpChannelEntry(uint32_t channel_key, const EngineOptions& options, EventSink& sink);
 
   enum class Setup { kCreated, kConnecting, kAwaitingAnswer, kOpen };
   Watched watched = Watched::kChannel;
   const uint32_t key;
-  const bool passive;
   std::vector<uint8_t> memory;  // receive ring, header slots, atomic results (no registration over TCP)
   ChannelEngine engine;
   std::unique_ptr<TcpChannel> transport;  // from the moment the stream carries frames
@@ -129,9 +129,7 @@ class TcpContext : public EventSink, public TransportWaker {
   std::unordered_map<uint32_t, std::unique_ptr<TcpChannelEntry>> channels_;
   std::vector<std::unique_ptr<TcpListener>> listeners_;
   uint32_t next_key_ = 1;
-  std::mutex records_mutex_;
-  std::vector<EventRecord> records_;
-  std::size_t records_head_ = 0;
+  RecordQueue records_;
   std::mutex commands_mutex_;
   std::vector<Command> commands_;
   std::vector<Command> running_;       // loop thread

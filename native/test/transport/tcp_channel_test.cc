@@ -170,7 +170,7 @@ std::pair<tcp::TcpChannel::State, std::string> after_raw_bytes(const uint8_t* by
   tcp::MemoryTable table;
   EngineOptions options = small_options();
   std::vector<uint8_t> memory(ChannelMemoryLayout::of(options.depth, options.eager).size);
-  TcpRecordingSink sink;
+  RecordingSink sink;
   tcp::TcpChannel transport(ours, memory.data(), options.eager, table);
   ChannelEngine engine(1, options, ChannelMemory{memory.data(), memory.size()}, sink);
   engine.attach(&transport);
@@ -204,11 +204,6 @@ TEST(TcpChannel, BytesNoPeerOfOursSendsEndTheStreamWithoutTouchingMemory) {
   EXPECT_NE(std::string::npos, why.find("malformed")) << why;
 }
 
-}  // namespace
-}  // namespace jrdma::test
-
-namespace jrdma::test {
-namespace {
 
 // Java's threads submit while the loop runs: posting and the loop's reading, answering and
 // completing share the transport (its lock) and the engine (its own).
@@ -228,11 +223,6 @@ TEST(TcpChannel, SubmissionsFromAnotherThreadWhileTheLoopRuns) {
   EXPECT_TRUE(all_reported_once(pair.a, 0));
 }
 
-}  // namespace
-}  // namespace jrdma::test
-
-namespace jrdma::test {
-namespace {
 
 // Both sides at once, every kind mixed in random order and sizes: sends (eager and rendezvous),
 // writes, writes with immediate, reads and fetch-adds on the peer's region, so that requests,

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "protocol/channel_engine.h"
+#include "test/protocol/engine_pair.h"  // RecordingSink
 #include "transport/tcp_channel.h"
 
 namespace jrdma::test {
@@ -40,12 +41,6 @@ inline std::pair<int, int> connected_sockets() {
   return {client, server};
 }
 
-class TcpRecordingSink : public EventSink {
- public:
-  void emit(const EventRecord& record) override { records.push_back(record); }
-  std::vector<EventRecord> records;
-};
-
 // A message's bytes: its index, then a pattern of it.
 inline void fill_message(std::vector<uint8_t>& payload, uint64_t index) {
   for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<uint8_t>(index * 31 + i);
@@ -64,7 +59,7 @@ struct TcpSide {
 
   tcp::MemoryTable table;  // before the transport: it outlives it
   std::vector<uint8_t> memory;
-  TcpRecordingSink sink;
+  RecordingSink sink;
   tcp::TcpChannel transport;
   ChannelEngine engine;
   std::vector<uint8_t> exposed;  // the peer writes, reads and adds to it

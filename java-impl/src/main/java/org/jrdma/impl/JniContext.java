@@ -5,11 +5,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.jrdma.Access;
 import org.jrdma.AsyncEvent;
@@ -43,7 +41,7 @@ final class JniContext extends NativeResource implements RdmaContext {
     private final ContextCounters counters;
     private final BufferPool pool = new BufferPool(this);
     private final LargeBlocks largeBlocks;
-    private final List<Consumer<AsyncEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final DeviceEvents deviceEvents = new DeviceEvents();
     private final ChannelRegistry registry = new ChannelRegistry();
     private final ChannelSettings channelSettings;
     private volatile Throwable failure;
@@ -391,13 +389,11 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     public void addAsyncEventListener(Consumer<AsyncEvent> listener) {
-        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+        deviceEvents.add(listener);
     }
 
     void onAsyncEvent(AsyncEvent event) {
-        Level level = event.severity() == AsyncEvent.Severity.INFO ? Level.INFO : Level.WARNING;
-        LOG.log(level, "rdma async event on " + device().name() + (event.port() > 0 ? " port " + event.port() : "") + ": "
-                + event.type() + " (" + event.severity() + ")");
+        DeviceEvents.log(device().name(), event);
         if (event.severity() == AsyncEvent.Severity.FATAL) {
             RdmaException cause = new RdmaException("fatal async event " + event.type() + " on " + device().name(), 0);
             fail(cause);
@@ -408,22 +404,12 @@ final class JniContext extends NativeResource implements RdmaContext {
                 }
             }
         }
-        for (Consumer<AsyncEvent> listener : listeners) {
-            try {
-                listener.accept(event);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "async event listener threw", e);
-            }
-        }
+        deviceEvents.notifyListeners(event);
     }
 
     /** The device is being removed: new work is refused (its channels close on their own records). */
     void onDeviceRemoved() {
-        org.jrdma.DeviceRemovedException cause = new org.jrdma.DeviceRemovedException("the device " + device().name()
-                + " was removed (its network interface is gone or its driver unloaded): the context refuses new work;"
-                + " close it and open one on another device");
-        LOG.log(Level.WARNING, cause.getMessage());
-        fail(cause);
+        fail(DeviceEvents.removed(device().name()));
     }
 
     /** Marks the context failed: new work is refused with this cause. */

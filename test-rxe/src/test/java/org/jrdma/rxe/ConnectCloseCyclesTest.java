@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaServer;
@@ -37,12 +36,8 @@ class ConnectCloseCyclesTest {
     void connectCloseCyclesReturnResourcesAndMemoryToTheBaseline() throws Exception {
         // librdmacm keeps a device context and a protection domain per device for the rest of the process
         // once a connection was made: the baseline is taken after one.
-        try (Endpoints first = new Endpoints()) {
-            InetSocketAddress address = Endpoints.nextAddress();
-            first.listen(address, (ch, m) -> { });
-            first.connect(address, (ch, m) -> { }).close();
-        }
-        Map<String, Integer> beforeContexts = settledResourceCounts(null, c -> c);
+        ResourceBaseline.warmLibrdmacm();
+        Map<String, Integer> beforeContexts = ResourceBaseline.settled(ContextLifecycleTest::resourceCounts, null);
         try (Endpoints e = new Endpoints()) {
             InetSocketAddress address = Endpoints.nextAddress();
             RdmaServer server = e.listen(address, (ch, m) -> {
@@ -55,7 +50,7 @@ class ConnectCloseCyclesTest {
             for (int i = 0; i < WARM_UP; i++) {
                 cycle(e, address, out, echoes);
             }
-            Map<String, Integer> resources = settledResourceCounts(null, c -> c);
+            Map<String, Integer> resources = ResourceBaseline.settled(ContextLifecycleTest::resourceCounts, null);
             long fds = openDescriptors();
             int threads = Thread.activeCount();
             long outsideHeap = ResourceBaseline.memoryOutsideTheHeap();
@@ -71,7 +66,8 @@ class ConnectCloseCyclesTest {
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             // Memory registrations may differ by what is kept for reuse (registered channel blocks, pool
             // slabs, both bounded); queue pairs, CQs and cm ids may not. All of it goes with the contexts.
-            Map<String, Integer> after = settledResourceCounts(resources, ConnectCloseCyclesTest::withoutKept);
+            Map<String, Integer> after = ResourceBaseline.settled(() -> withoutKept(ContextLifecycleTest.resourceCounts()),
+                    withoutKept(resources));
             assertEquals(withoutKept(resources), after, "rdma resource show counts after " + CYCLES
                     + " connect/close cycles (memory registrations aside)");
             assertEquals(fds, openDescriptors(), "open file descriptors");
@@ -84,7 +80,8 @@ class ConnectCloseCyclesTest {
             out.close();
             server.close();
         }
-        assertEquals(beforeContexts, settledResourceCounts(beforeContexts, c -> c), "rdma resource show counts once the"
+        assertEquals(beforeContexts, ResourceBaseline.settled(ContextLifecycleTest::resourceCounts, beforeContexts),
+                "rdma resource show counts once the"
                 + " contexts are closed");
     }
 
@@ -101,24 +98,6 @@ class ConnectCloseCyclesTest {
         assertEquals(200, echoes.poll(30, TimeUnit.SECONDS));
         channel.close();
         channel.closeFuture().get(30, TimeUnit.SECONDS);
-    }
-
-    /**
-     * The counts once they match {@code expected} after {@code view} (null: once they stop changing),
-     * or after 20 s: the server's side of the last channels goes a moment after the client's.
-     */
-    private static Map<String, Integer> settledResourceCounts(Map<String, Integer> expected,
-            UnaryOperator<Map<String, Integer>> view) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        Map<String, Integer> counts = ContextLifecycleTest.resourceCounts();
-        Map<String, Integer> previous = null;
-        while (System.nanoTime() < end
-                && !(expected == null ? counts.equals(previous) : view.apply(counts).equals(view.apply(expected)))) {
-            Thread.sleep(200); // polling an external tool's view; the assertion is on the values
-            previous = counts;
-            counts = ContextLifecycleTest.resourceCounts();
-        }
-        return view.apply(counts);
     }
 
     private static long openDescriptors() throws Exception {

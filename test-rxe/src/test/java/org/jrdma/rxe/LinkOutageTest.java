@@ -33,7 +33,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class LinkOutageTest {
     private static final int SIZE = 1024;
 
-    private static void link(String state) throws Exception {
+    /** Sets veth1 (the client's rxe1) up or down. */
+    static void link(String state) throws Exception {
         assertEquals(0, Processes.run(30, "ip", "link", "set", "veth1", state).exitCode(), "ip link set veth1 " + state);
     }
 

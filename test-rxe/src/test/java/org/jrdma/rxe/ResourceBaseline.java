@@ -57,7 +57,8 @@ final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
         assertTrue(grown < MEMORY_BOUND, of + " grew the memory outside the Java heap by " + (grown >> 10) + " KiB");
     }
 
-    private static synchronized void warmLibrdmacm() throws Exception {
+    /** Makes the one connection after which librdmacm's per-device context and PD stay (once per JVM). */
+    static synchronized void warmLibrdmacm() throws Exception {
         if (librdmacmWarm) {
             return;
         }
@@ -73,7 +74,7 @@ final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
      * The value once it equals {@code expected} (null: once two readings agree), or the last reading
      * after 20 s.
      */
-    private static <T> T settled(ThrowingSupplier<T> reading, T expected) throws Exception {
+    static <T> T settled(ThrowingSupplier<T> reading, T expected) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         T value = reading.get();
         T previous = null;
@@ -86,7 +87,7 @@ final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
     }
 
     @FunctionalInterface
-    private interface ThrowingSupplier<T> {
+    interface ThrowingSupplier<T> {
         T get() throws Exception;
     }
 

@@ -91,10 +91,6 @@ class TopologyDestroyingTest {
         }
     }
 
-    private static void link(String state) throws Exception {
-        assertEquals(0, Processes.run(30, "ip", "link", "set", "veth1", state).exitCode(), "ip link set veth1 " + state);
-    }
-
     @Test
     @Order(1)
     void aSendIntoAnOutageFailsOnlyItsChannelAndAnIdleChannelCarriesOnAfterIt() throws Exception {
@@ -102,7 +98,7 @@ class TopologyDestroyingTest {
         endpoints.client.addAsyncEventListener(events::add);
         busy.send(out, 0, SIZE).get(30, TimeUnit.SECONDS);
         assertEquals("0", arrived.poll(30, TimeUnit.SECONDS));
-        link("down");
+        LinkOutageTest.link("down");
         try {
             assertNotNull(AsyncEventTest.next(events, AsyncEventType.PORT_ERR), "no PORT_ERR within 30 s of veth1 going down");
             long start = System.nanoTime();
@@ -116,7 +112,7 @@ class TopologyDestroyingTest {
                     error.getMessage());
             assertInstanceOf(RdmaOperationException.class, busy.closeFuture().get(30, TimeUnit.SECONDS));
         } finally {
-            link("up");
+            LinkOutageTest.link("up");
         }
         assertNotNull(AsyncEventTest.next(events, AsyncEventType.PORT_ACTIVE), "no PORT_ACTIVE within 30 s of veth1 coming up");
         assertNull(endpoints.client.failure(), "a port error is not fatal for the context");

@@ -1,0 +1,283 @@
+// TcpContext's connection set-up (loop thread): connects, accepted sockets before their hello
+// (TcpHello), the hello and answer exchange, refusals. See tcp_context.h.
+#include <netinet/in.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.h"
+#include "crypto/hmac_sha256.h"
+#include "transport/tcp_context.h"
+
+namespace jrdma::tcp {
+
+namespace {
+constexpr uint8_t kAccepted = 0;
+constexpr uint8_t kRejected = 1;
+
+int64_t handle_of(const void* object) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(object)); }
+}  // namespace
+
+// ---- connections (loop thread) ----------------------------------------------------------------
+
+void TcpContext::start_connect(const Command& c) {
+  TcpChannelEntry& channel = *c.channel;
+  if (channel.engine.closed()) return;  // closed before the attempt started
+  channel.fd = ::socket(c.remote.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (channel.fd < 0) return connect_failed(channel, ChannelFailure::kSetupError, errno);
+  socklen_t length = c.remote.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+  if (::connect(channel.fd, reinterpret_cast<const sockaddr*>(&c.remote), length) != 0 && errno != EINPROGRESS) {
+    int error = errno;
+    return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kAddressError, error);
+  }
+  channel.setup = TcpChannelEntry::Setup::kConnecting;
+  channel.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(c.timeout_ms > 0 ? c.timeout_ms : 30000);
+  try {
+    watch(channel.fd, &channel);
+  } catch (const RdmaError& e) {
+    connect_failed(channel, ChannelFailure::kSetupError, e.errno_value());
+  }
+}
+
+void TcpContext::accept_all(TcpListener& listener) {
+  for (;;) {
+    int fd = ::accept4(listener.fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) return;  // EAGAIN, or the peer gave up already
+    if (listener.pending >= listener.max_pending) {
+      // Over the bound: told at once, and nothing is kept for it.
+      send_reject(fd, wire::RejectReason::kTooManyPending, listener.max_pending);
+      ::close(fd);
+      emit(make_record(EventKind::kIncomingRejected, 0, static_cast<int32_t>(wire::RejectReason::kTooManyPending), 0, 0,
+                       handle_of(&listener)));
+      continue;
+    }
+    auto hello = std::make_unique<TcpHello>();
+    hello->fd = fd;
+    hello->listener = &listener;
+    hello->deadline = std::chrono::steady_clock::now() + hello_timeout_;
+    TcpHello* raw = hello.get();
+    ++listener.pending;
+    {
+      std::lock_guard<std::mutex> lock(hellos_mutex_);
+      hellos_.push_back(std::move(hello));
+    }
+    try {
+      watch(fd, raw);
+    } catch (const RdmaError&) {
+      drop(*raw);
+      continue;
+    }
+    continue_hello(*raw);
+  }
+}
+
+std::size_t TcpContext::pending_hellos() const {
+  std::lock_guard<std::mutex> lock(hellos_mutex_);
+  return hellos_.size();
+}
+
+// The hello is answered, refused or timed out: its socket (unless a channel took it) and its place go.
+void TcpContext::drop(TcpHello& hello) {
+  if (hello.fd >= 0) ::close(hello.fd);  // leaves the epoll set
+  if (hello.listener != nullptr && hello.listener->pending > 0) --hello.listener->pending;
+  std::lock_guard<std::mutex> lock(hellos_mutex_);
+  for (auto it = hellos_.begin(); it != hellos_.end(); ++it) {
+    if (it->get() == &hello) {
+      hellos_.erase(it);
+      return;
+    }
+  }
+}
+
+void TcpContext::on_channel_event(TcpChannelEntry& channel) {
+  switch (channel.setup) {
+    case TcpChannelEntry::Setup::kConnecting:
+    case TcpChannelEntry::Setup::kAwaitingAnswer:
+      return continue_connect(channel);
+    case TcpChannelEntry::Setup::kOpen:
+      channel.transport->process(channel.engine);
+      channel.engine.flush();
+      return;
+    case TcpChannelEntry::Setup::kCreated:
+      return;
+  }
+}
+
+// Reads set-up bytes until `want` are in; false while more are to come (or the socket failed:
+// then the channel is failed or forgotten already).
+bool TcpContext::read_setup(TcpChannelEntry& channel, std::size_t want) {
+  while (channel.setup_received < want) {
+    ssize_t n = ::recv(channel.fd, channel.setup_bytes + channel.setup_received, want - channel.setup_received, 0);
+    if (n > 0) {
+      channel.setup_received += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return false;
+    if (n < 0 && errno == EINTR) continue;
+    connect_failed(channel, ChannelFailure::kConnectError, n == 0 ? ECONNRESET : errno);
+    return false;
+  }
+  return true;
+}
+
+// Client: connected, then the hello out, then the server's answer in.
+void TcpContext::continue_connect(TcpChannelEntry& channel) {
+  if (channel.engine.closed()) return;
+  if (channel.setup == TcpChannelEntry::Setup::kConnecting) {
+    int error = 0;
+    socklen_t length = sizeof error;
+    ::getsockopt(channel.fd, SOL_SOCKET, SO_ERROR, &error, &length);
+    if (error == EINPROGRESS || error == EALREADY) return;
+    if (error != 0) {
+      return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kUnreachable, error);
+    }
+    uint8_t hello[wire::kHandshakeSize];
+    wire::encode_handshake(handshake_of(channel.engine), hello);
+    // 32 bytes into an empty socket: all of them or a broken connection.
+    if (::send(channel.fd, hello, sizeof hello, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof hello)) {
+      return connect_failed(channel, ChannelFailure::kConnectError, errno);
+    }
+    channel.setup = TcpChannelEntry::Setup::kAwaitingAnswer;
+  }
+  if (!read_setup(channel, 1)) return;
+  if (channel.setup_bytes[0] == kRejected) {
+    if (!read_setup(channel, 1 + wire::kRejectSize)) return;
+    wire::RejectReason reason = wire::RejectReason::kMalformed;
+    uint32_t detail = 0;
+    wire::decode_reject(channel.setup_bytes + 1, wire::kRejectSize, &reason, &detail);
+    return connect_failed(channel, ChannelFailure::kRejected, 0, reason, detail);
+  }
+  if (!read_setup(channel, 1 + wire::kHandshakeSize)) return;
+  wire::Handshake peer;
+  wire::RejectReason reason = channel.setup_bytes[0] == kAccepted
+                                  ? wire::decode_handshake(channel.setup_bytes + 1, wire::kHandshakeSize, &peer)
+                                  : wire::RejectReason::kMalformed;
+  if (reason != wire::RejectReason::kNone) return connect_failed(channel, ChannelFailure::kRejected, 0, reason);
+  bool authenticate = !channel.engine.options().psk.empty();
+  if (authenticate) {
+    // Our hello asked for it: a server that accepts without it cannot prove the key.
+    if ((peer.flags & wire::kFlagAuthenticate) == 0) {
+      return connect_failed(channel, ChannelFailure::kAuthFailed, static_cast<int>(AuthFailure::kNotOffered));
+    }
+    if (!read_setup(channel, 1 + wire::kAcceptWithNonceSize)) return;  // the server's nonce follows
+  }
+  channel.engine.set_peer(peer);
+  start_stream(channel);
+  if (authenticate) channel.engine.authenticate(true, channel.setup_bytes + 1 + wire::kHandshakeSize);
+  channel.engine.open();
+}
+
+// What a side says of itself on the stream: the engine's handshake, with the flag that it holds a
+// pre-shared key (as the verbs context puts it into rdma_cm's private data).
+wire::Handshake TcpContext::handshake_of(const ChannelEngine& engine) {
+  wire::Handshake local = engine.local_handshake();
+  if (!engine.options().psk.empty()) local.flags |= wire::kFlagAuthenticate;
+  return local;
+}
+
+// Server: the client's hello, checked as the verbs server checks the connect request's data; only
+// a hello that passes gets a channel (memory, engine) and the answer.
+void TcpContext::continue_hello(TcpHello& hello) {
+  while (hello.received < sizeof hello.bytes) {
+    ssize_t n = ::recv(hello.fd, hello.bytes + hello.received, sizeof hello.bytes - hello.received, 0);
+    if (n > 0) {
+      hello.received += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      return;
+    } else {
+      return drop(hello);  // gone before its hello: nothing to report
+    }
+  }
+  TcpListener& listener = *hello.listener;
+  wire::Handshake peer;
+  wire::RejectReason reason = wire::decode_handshake(hello.bytes, sizeof hello.bytes, &peer);
+  const EngineOptions& ours = listener.options;
+  if (reason == wire::RejectReason::kVersionMismatch) return refuse(hello, reason, wire::kProtocolVersion, peer.version);
+  if (reason != wire::RejectReason::kNone) return refuse(hello, reason, 0, 0);
+  if (peer.eager != ours.eager) return refuse(hello, wire::RejectReason::kEagerMismatch, ours.eager, peer.eager);
+  // Both ends hold a pre-shared key, or neither.
+  bool we_authenticate = !ours.psk.empty();
+  if (we_authenticate != ((peer.flags & wire::kFlagAuthenticate) != 0)) {
+    return refuse(hello, wire::RejectReason::kAuthMismatch, we_authenticate ? 1 : 0, 0);
+  }
+  TcpChannelEntry* channel;
+  try {
+    std::lock_guard<std::mutex> lock(table_mutex_);
+    uint32_t key = next_key_++;
+    auto owned = std::make_unique<TcpChannelEntry>(key, ours, *this);
+    channel = owned.get();
+    channels_.emplace(key, std::move(owned));
+  } catch (const std::bad_alloc&) {
+    return refuse(hello, wire::RejectReason::kResources, ENOMEM, 0);
+  }
+  // The socket moves from the hello to the channel (same fd: epoll now hands the channel back).
+  channel->fd = hello.fd;
+  hello.fd = -1;
+  epoll_event event{};
+  event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+  event.data.ptr = channel;
+  ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, channel->fd, &event);
+  TcpListener* from = hello.listener;
+  drop(hello);
+  channel->engine.set_peer(peer);
+  uint8_t answer[1 + wire::kAcceptWithNonceSize];
+  answer[0] = kAccepted;
+  wire::encode_handshake(handshake_of(channel->engine), answer + 1);
+  std::size_t answer_length = 1 + wire::kHandshakeSize;
+  start_stream(*channel);  // every receive is posted before the client can send a frame
+  if (we_authenticate) {
+    // A fresh nonce per connection: a proof recorded from another connection does not match.
+    uint8_t* nonce = answer + 1 + wire::kHandshakeSize;
+    if (!crypto::random_bytes(nonce, wire::kNonceSize)) return forget(channel);
+    channel->engine.authenticate(false, nonce);
+    answer_length = 1 + wire::kAcceptWithNonceSize;
+  }
+  if (::send(channel->transport->fd(), answer, answer_length, MSG_NOSIGNAL) != static_cast<ssize_t>(answer_length)) {
+    return forget(channel);
+  }
+  emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(from)));
+  channel->engine.open();
+  channel->transport->process(channel->engine);  // frames that came with the hello
+  channel->engine.flush();
+}
+
+void TcpContext::start_stream(TcpChannelEntry& channel) {
+  channel.transport = std::make_unique<TcpChannel>(channel.fd, channel.memory.data(), channel.engine.options().eager, memory_);
+  channel.fd = -1;  // the transport owns it
+  channel.transport->set_waker(this, &channel);
+  channel.engine.attach(channel.transport.get());
+  channel.setup = TcpChannelEntry::Setup::kOpen;
+}
+
+void TcpContext::connect_failed(TcpChannelEntry& channel, ChannelFailure failure, int status, wire::RejectReason reason,
+                                uint32_t detail) {
+  if (channel.fd >= 0) {
+    ::close(channel.fd);  // leaves the epoll set
+    channel.fd = -1;
+  }
+  channel.setup = TcpChannelEntry::Setup::kCreated;
+  channel.engine.abort(ClosedCause::kConnectFailed, static_cast<int32_t>(failure), status,
+                       static_cast<int64_t>(static_cast<uint16_t>(reason)) | (static_cast<int64_t>(detail) << 16));
+}
+
+void TcpContext::send_reject(int fd, wire::RejectReason reason, uint32_t detail) noexcept {
+  uint8_t answer[1 + wire::kRejectSize];
+  answer[0] = kRejected;
+  wire::encode_reject(reason, detail, answer + 1);
+  if (::send(fd, answer, sizeof answer, MSG_NOSIGNAL) < 0) {
+    // the client is gone already: nothing to tell it
+  }
+}
+
+void TcpContext::refuse(TcpHello& hello, wire::RejectReason reason, uint32_t detail, uint32_t peer_value) {
+  send_reject(hello.fd, reason, detail);
+  emit(make_record(EventKind::kIncomingRejected, 0, static_cast<int32_t>(reason), static_cast<int32_t>(peer_value), 0,
+                   handle_of(hello.listener)));
+  drop(hello);
+}
+
+}  // namespace jrdma::tcp
