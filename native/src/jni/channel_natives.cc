@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "core/context.h"
+#include "jni/context_handle.h"
 #include "jni/exceptions.h"
 #include "jni/handles.h"
 #include "jni/registration.h"
@@ -17,6 +17,8 @@
 namespace jrdma::jni {
 
 namespace {
+
+ContextHandle* context_of(jlong handle) noexcept { return from_handle<ContextHandle>(handle); }
 
 sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
   const char* chars = env->GetStringUTFChars(ip, nullptr);
@@ -87,119 +89,111 @@ jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint ip_port, jint
                                              max_pending, keepalive, operation_timeout, agent_timeout,
                                              agent_quota_bytes, agent_quota_count, auth_timeout, psk);
     options.admission = admission == JNI_TRUE;
-    Listener* listener = from_handle<Context>(context)->listen(reinterpret_cast<sockaddr*>(&address), options, backlog);
-    return to_handle(listener);
+    return context_of(context)->listen(address, options, backlog);
   });
 }
 
-jint listenerPort0(JNIEnv*, jclass, jlong listener) {
-  return ntohs(rdma_get_src_port(from_handle<Listener>(listener)->id.get()));
+jint listenerPort0(JNIEnv* env, jclass, jlong context, jlong listener) {
+  return guarded<jint>(env, -1, [&] { return context_of(context)->listener_port(listener); });
 }
 
 void closeListener0(JNIEnv* env, jclass, jlong context, jlong listener) {
   guarded<int>(env, 0, [&] {
-    from_handle<Context>(context)->close_listener(from_handle<Listener>(listener));
+    context_of(context)->close_listener(listener);
     return 0;
   });
 }
 
 jlong createChannel0(JNIEnv* env, jclass, jlong context, JRDMA_CHANNEL_SETTINGS) {
   return guarded<jlong>(env, 0, [&] {
-    return to_handle(from_handle<Context>(context)->create_channel(channel_options(
+    return context_of(context)->create_channel(channel_options(
         env, depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu, pkey_index, service_level, traffic_class,
         max_message, rendezvous, max_pending, keepalive, operation_timeout, agent_timeout, agent_quota_bytes,
-        agent_quota_count, auth_timeout, psk)));
+        agent_quota_count, auth_timeout, psk));
   });
 }
 
-// The queue pair's attributes as the device reports them (diagnostics, and the tests' proof that
-// the configuration reached the queue pair).
-jstring queuePair0(JNIEnv* env, jclass, jlong channel) {
+// The link as the transport sees it: over verbs the queue pair's attributes as the device reports
+// them (diagnostics, and the tests' proof that the configuration reached the queue pair).
+jstring queuePair0(JNIEnv* env, jclass, jlong context, jlong channel) {
   return guarded<jstring>(env, nullptr, [&] {
-    return env->NewStringUTF(from_handle<Channel>(channel)->transport.describe_queue_pair().c_str());
+    return env->NewStringUTF(context_of(context)->describe_link(channel).c_str());
   });
 }
 
-jint key0(JNIEnv*, jclass, jlong channel) { return static_cast<jint>(from_handle<Channel>(channel)->key); }
+jint key0(JNIEnv*, jclass, jlong context, jlong channel) {
+  return static_cast<jint>(context_of(context)->engine(channel).key());
+}
 
 // The peer's address of a connected (or accepting) channel as "ip port", or null before there is one.
-jstring peerAddress0(JNIEnv* env, jclass, jlong channel) {
+jstring peerAddress0(JNIEnv* env, jclass, jlong context, jlong channel) {
   return guarded<jstring>(env, nullptr, [&]() -> jstring {
-    rdma_cm_id* id = from_handle<Channel>(channel)->transport.cm_id();
-    if (id == nullptr) return nullptr;
-    const sockaddr* peer = rdma_get_peer_addr(id);
-    char text[INET6_ADDRSTRLEN] = {};
-    const void* address = peer->sa_family == AF_INET6
-                              ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(peer)->sin6_addr)
-                              : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(peer)->sin_addr);
-    if (inet_ntop(peer->sa_family, address, text, sizeof text) == nullptr) return nullptr;
-    return env->NewStringUTF((std::string(text) + " " + std::to_string(ntohs(rdma_get_dst_port(id)))).c_str());
+    std::string text = context_of(context)->peer_address(channel);
+    return text.empty() ? nullptr : env->NewStringUTF(text.c_str());
   });
 }
 
 // The receive ring as a direct buffer: Java's messages are read-only views of its slots. The
 // memory outlives the channel (core/channel_memory.h), so a view kept too long reads zeros.
-jobject ring0(JNIEnv* env, jclass, jlong channel) {
-  Channel* c = from_handle<Channel>(channel);
-  auto size = static_cast<jlong>(c->options.queue_pair.depth) * c->options.queue_pair.eager;
-  return env->NewDirectByteBuffer(c->memory().base, size);
+jobject ring0(JNIEnv* env, jclass, jlong context, jlong channel) {
+  ChannelMemory ring = context_of(context)->ring(channel);
+  return env->NewDirectByteBuffer(ring.base, static_cast<jlong>(ring.size));
 }
 
 void connect0(JNIEnv* env, jclass, jlong context, jlong channel, jstring ip, jint port, jstring local_ip, jint timeout_ms,
               jbyteArray connect_data) {
   guarded<int>(env, 0, [&] {
     sockaddr_storage remote = parse_address(env, ip, port);
+    std::vector<uint8_t> data;
     if (connect_data != nullptr) {
       jsize n = env->GetArrayLength(connect_data);
       if (n < 0 || static_cast<std::size_t>(n) > wire::kMaxConnectData) {
         throw RdmaError(ErrorKind::kIllegalArgument, "connect data of " + std::to_string(n) + " bytes; at most " +
                                                          std::to_string(wire::kMaxConnectData));
       }
-      std::vector<uint8_t>& data = from_handle<Channel>(channel)->connect_data;
       data.resize(static_cast<std::size_t>(n));
       env->GetByteArrayRegion(connect_data, 0, n, reinterpret_cast<jbyte*>(data.data()));
     }
     sockaddr_storage local{};
     if (local_ip != nullptr) local = parse_address(env, local_ip, 0);
-    from_handle<Context>(context)->connect(from_handle<Channel>(channel), remote, local_ip != nullptr ? &local : nullptr,
-                                           timeout_ms);
+    context_of(context)->connect(channel, remote, local_ip != nullptr ? &local : nullptr, timeout_ms, std::move(data));
     return 0;
   });
 }
 
 // The posting hot path: a batch of 64-byte Submission records (operations and receive releases).
-void submit0(JNIEnv* env, jclass, jlong channel, jlong submissions, jint count) {
+void submit0(JNIEnv* env, jclass, jlong context, jlong channel, jlong submissions, jint count) {
   guarded<int>(env, 0, [&] {
-    from_handle<Channel>(channel)->engine.submit(reinterpret_cast<const Submission*>(static_cast<uintptr_t>(submissions)),
-                                                 count);
+    context_of(context)->engine(channel).submit(reinterpret_cast<const Submission*>(static_cast<uintptr_t>(submissions)),
+                                                count);
     return 0;
   });
 }
 
-void close0(JNIEnv* env, jclass, jlong channel) {
+void close0(JNIEnv* env, jclass, jlong context, jlong channel) {
   guarded<int>(env, 0, [&] {
-    from_handle<Channel>(channel)->engine.close();
+    context_of(context)->engine(channel).close();
     return 0;
   });
 }
 
-void abort0(JNIEnv* env, jclass, jlong channel) {
+void abort0(JNIEnv* env, jclass, jlong context, jlong channel) {
   guarded<int>(env, 0, [&] {
-    from_handle<Channel>(channel)->engine.abort(ClosedCause::kLocal);
+    context_of(context)->engine(channel).abort(ClosedCause::kLocal);
     return 0;
   });
 }
 
-jstring describe0(JNIEnv* env, jclass, jlong channel) {
+jstring describe0(JNIEnv* env, jclass, jlong context, jlong channel) {
   return guarded<jstring>(env, nullptr, [&] {
-    return env->NewStringUTF(from_handle<Channel>(channel)->engine.describe().c_str());
+    return env->NewStringUTF(context_of(context)->engine(channel).describe().c_str());
   });
 }
 
 // The channel's counters in protocol/channel_counters.h's order (null with a pending exception on failure).
-jlongArray counters0(JNIEnv* env, jclass, jlong channel) {
+jlongArray counters0(JNIEnv* env, jclass, jlong context, jlong channel) {
   return guarded<jlongArray>(env, nullptr, [&]() -> jlongArray {
-    ChannelCounters counters = from_handle<Channel>(channel)->engine.counters();
+    ChannelCounters counters = context_of(context)->engine(channel).counters();
     jsize n = static_cast<jsize>(counters.values().size());
     jlongArray array = env->NewLongArray(n);
     if (array == nullptr) return nullptr;  // OutOfMemoryError pending
@@ -212,28 +206,22 @@ jlongArray counters0(JNIEnv* env, jclass, jlong channel) {
 
 void destroy0(JNIEnv* env, jclass, jlong context, jlong channel) {
   guarded<int>(env, 0, [&] {
-    from_handle<Context>(context)->destroy_channel(from_handle<Channel>(channel));
+    context_of(context)->destroy_channel(channel);
     return 0;
   });
 }
 
 // ---- admission: loop thread only, while Java handles the kAdmissionRequest record ----------------
 
-const AwaitingAdmission& awaiting_request(jlong context, jlong request) {
-  const AwaitingAdmission* awaiting = from_handle<Context>(context)->awaiting(request);
-  if (awaiting == nullptr) throw RdmaError(ErrorKind::kIllegalArgument, "the connection request was decided or is gone");
-  return *awaiting;
-}
-
 jstring admissionPeer0(JNIEnv* env, jclass, jlong context, jlong request) {
   return guarded<jstring>(env, nullptr, [&] {
-    return env->NewStringUTF(awaiting_request(context, request).peer_address.c_str());
+    return env->NewStringUTF(context_of(context)->admission_peer(request).c_str());
   });
 }
 
 jbyteArray admissionData0(JNIEnv* env, jclass, jlong context, jlong request) {
   return guarded<jbyteArray>(env, nullptr, [&]() -> jbyteArray {
-    const std::vector<uint8_t>& data = awaiting_request(context, request).data;
+    const std::vector<uint8_t> data = context_of(context)->admission_data(request);
     jbyteArray array = env->NewByteArray(static_cast<jsize>(data.size()));
     if (array == nullptr) return nullptr;  // OutOfMemoryError pending
     env->SetByteArrayRegion(array, 0, static_cast<jsize>(data.size()), reinterpret_cast<const jbyte*>(data.data()));
@@ -248,16 +236,16 @@ void decide0(JNIEnv* env, jclass, jlong context, jlong request, jboolean accept,
       reason.resize(static_cast<std::size_t>(env->GetArrayLength(text)));
       env->GetByteArrayRegion(text, 0, static_cast<jsize>(reason.size()), reinterpret_cast<jbyte*>(reason.data()));
     }
-    from_handle<Context>(context)->decide(request, accept == JNI_TRUE, static_cast<uint32_t>(code), reason);
+    context_of(context)->decide(request, accept == JNI_TRUE, static_cast<uint32_t>(code), reason);
     return 0;
   });
 }
 
 // The text of the admission refusal that closed this client channel (empty if none). Bytes from the
 // peer: Java decodes them (NewStringUTF would trust them to be modified UTF-8).
-jbyteArray refusalText0(JNIEnv* env, jclass, jlong channel) {
+jbyteArray refusalText0(JNIEnv* env, jclass, jlong context, jlong channel) {
   return guarded<jbyteArray>(env, nullptr, [&]() -> jbyteArray {
-    const std::string& text = from_handle<Channel>(channel)->refusal_text;
+    const std::string text = context_of(context)->refusal_text(channel);
     jbyteArray array = env->NewByteArray(static_cast<jsize>(text.size()));
     if (array == nullptr) return nullptr;  // OutOfMemoryError pending
     env->SetByteArrayRegion(array, 0, static_cast<jsize>(text.size()), reinterpret_cast<const jbyte*>(text.data()));
@@ -270,20 +258,20 @@ const JNINativeMethod kChannelMethods[] = {
     JRDMA_NATIVE(admissionPeer0, "(JJ)Ljava/lang/String;"),
     JRDMA_NATIVE(admissionData0, "(JJ)[B"),
     JRDMA_NATIVE(decide0, "(JJZI[B)V"),
-    JRDMA_NATIVE(refusalText0, "(J)[B"),
-    JRDMA_NATIVE(listenerPort0, "(J)I"),
+    JRDMA_NATIVE(refusalText0, "(JJ)[B"),
+    JRDMA_NATIVE(listenerPort0, "(JJ)I"),
     JRDMA_NATIVE(closeListener0, "(JJ)V"),
     JRDMA_NATIVE(createChannel0, "(J" JRDMA_CHANNEL_SETTINGS_SIGNATURE ")J"),
-    JRDMA_NATIVE(queuePair0, "(J)Ljava/lang/String;"),
-    JRDMA_NATIVE(key0, "(J)I"),
-    JRDMA_NATIVE(peerAddress0, "(J)Ljava/lang/String;"),
-    JRDMA_NATIVE(ring0, "(J)Ljava/nio/ByteBuffer;"),
+    JRDMA_NATIVE(queuePair0, "(JJ)Ljava/lang/String;"),
+    JRDMA_NATIVE(key0, "(JJ)I"),
+    JRDMA_NATIVE(peerAddress0, "(JJ)Ljava/lang/String;"),
+    JRDMA_NATIVE(ring0, "(JJ)Ljava/nio/ByteBuffer;"),
     JRDMA_NATIVE(connect0, "(JJLjava/lang/String;ILjava/lang/String;I[B)V"),
-    JRDMA_NATIVE(submit0, "(JJI)V"),
-    JRDMA_NATIVE(close0, "(J)V"),
-    JRDMA_NATIVE(abort0, "(J)V"),
-    JRDMA_NATIVE(describe0, "(J)Ljava/lang/String;"),
-    JRDMA_NATIVE(counters0, "(J)[J"),
+    JRDMA_NATIVE(submit0, "(JJJI)V"),
+    JRDMA_NATIVE(close0, "(JJ)V"),
+    JRDMA_NATIVE(abort0, "(JJ)V"),
+    JRDMA_NATIVE(describe0, "(JJ)Ljava/lang/String;"),
+    JRDMA_NATIVE(counters0, "(JJ)[J"),
     JRDMA_NATIVE(destroy0, "(JJ)V"),
 };
 

@@ -1,11 +1,11 @@
-// Natives of org.jrdma.impl.NativeContext: open/close a context, the event loop's wait and wake,
-// memory registration. Glue only.
+// Natives of org.jrdma.impl.NativeContext: open a context over verbs or TCP (jni/context_handle.h)
+// and close it, the event loop's wait and wake, memory registration. Glue only.
 #include "jni/context_natives.h"
 
 #include <memory>
 #include <string>
 
-#include "core/context.h"
+#include "jni/context_handle.h"
 #include "jni/exceptions.h"
 #include "jni/handles.h"
 #include "jni/registration.h"
@@ -22,9 +22,15 @@ PollMode poll_mode_of(jint ordinal) {
   return static_cast<PollMode>(ordinal);
 }
 
-jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries, jlong receive_budget, jint max_pending,
-            jint adaptive_spin_us) {
+ContextHandle* context_of(jlong handle) noexcept { return from_handle<ContextHandle>(handle); }
+
+jlong open0(JNIEnv* env, jclass, jint transport, jstring device, jint port, jint cq_entries, jlong receive_budget,
+            jint max_pending, jint adaptive_spin_us) {
   return guarded<jlong>(env, 0, [&] {
+    if (transport == static_cast<jint>(TransportKind::kTcp)) return to_handle(open_tcp_context().release());
+    if (transport != static_cast<jint>(TransportKind::kVerbs)) {
+      throw RdmaError(ErrorKind::kIllegalArgument, "transport " + std::to_string(transport) + " cannot open a context");
+    }
     const char* chars = env->GetStringUTFChars(device, nullptr);
     if (chars == nullptr) throw std::bad_alloc();
     ContextOptions options;
@@ -35,34 +41,34 @@ jlong open0(JNIEnv* env, jclass, jstring device, jint port, jint cq_entries, jlo
     options.receive_budget = static_cast<uint64_t>(receive_budget);
     options.max_pending_connections = static_cast<uint32_t>(max_pending);
     options.adaptive_spin_us = static_cast<uint32_t>(adaptive_spin_us);
-    return to_handle(new Context(options));
+    return to_handle(open_verbs_context(options).release());
   });
 }
 
 void close0(JNIEnv* env, jclass, jlong handle) {
   guarded<int>(env, 0, [&] {
-    std::unique_ptr<Context> context(from_handle<Context>(handle));
+    std::unique_ptr<ContextHandle> context(context_of(handle));
     std::string failures = context->close();
     if (!failures.empty()) throw RdmaError(ErrorKind::kNative, "closing the context: " + failures, 0);
     return 0;
   });
 }
 
-jint cqCapacity0(JNIEnv*, jclass, jlong handle) { return from_handle<Context>(handle)->cq_capacity(); }
+jint cqCapacity0(JNIEnv*, jclass, jlong handle) { return context_of(handle)->cq_capacity(); }
 
-jint cqResizes0(JNIEnv*, jclass, jlong handle) { return from_handle<Context>(handle)->cq_resizes(); }
+jint cqResizes0(JNIEnv*, jclass, jlong handle) { return context_of(handle)->cq_resizes(); }
 
 jint waitEvents0(JNIEnv* env, jclass, jlong handle, jlong records_address, jint capacity, jint timeout_ms,
                  jint poll_mode) {
   return guarded<jint>(env, -1, [&] {
     auto* records = reinterpret_cast<EventRecord*>(static_cast<uintptr_t>(records_address));
-    return from_handle<Context>(handle)->wait_events(records, capacity, timeout_ms, poll_mode_of(poll_mode));
+    return context_of(handle)->wait_events(records, capacity, timeout_ms, poll_mode_of(poll_mode));
   });
 }
 
 void wake0(JNIEnv* env, jclass, jlong handle) {
   guarded<int>(env, 0, [&] {
-    from_handle<Context>(handle)->wake();
+    context_of(handle)->wake();
     return 0;
   });
 }
@@ -70,20 +76,20 @@ void wake0(JNIEnv* env, jclass, jlong handle) {
 // Registers [address, address + length); the Java side has checked the range against its buffer.
 jlong register0(JNIEnv* env, jclass, jlong handle, jlong address, jlong length, jint access) {
   return guarded<jlong>(env, 0, [&] {
-    auto region = from_handle<Context>(handle)->register_memory(reinterpret_cast<void*>(static_cast<uintptr_t>(address)),
-                                                                static_cast<std::size_t>(length), access);
+    auto region = context_of(handle)->register_memory(reinterpret_cast<void*>(static_cast<uintptr_t>(address)),
+                                                      static_cast<std::size_t>(length), access);
     return to_handle(region.release());
   });
 }
 
-jint lkey0(JNIEnv*, jclass, jlong region) { return static_cast<jint>(from_handle<verbs::MemoryRegion>(region)->lkey()); }
+jint lkey0(JNIEnv*, jclass, jlong region) { return static_cast<jint>(from_handle<Registration>(region)->lkey()); }
 
-jint rkey0(JNIEnv*, jclass, jlong region) { return static_cast<jint>(from_handle<verbs::MemoryRegion>(region)->rkey()); }
+jint rkey0(JNIEnv*, jclass, jlong region) { return static_cast<jint>(from_handle<Registration>(region)->rkey()); }
 
 void deregister0(JNIEnv* env, jclass, jlong region) {
   guarded<int>(env, 0, [&] {
-    std::unique_ptr<verbs::MemoryRegion> owned(from_handle<verbs::MemoryRegion>(region));
-    if (int rc = owned->release(); rc != 0) throw_errno("ibv_dereg_mr()", rc);
+    std::unique_ptr<Registration> owned(from_handle<Registration>(region));
+    if (int rc = owned->release(); rc != 0) throw_errno("deregistering memory", rc);
     return 0;
   });
 }
@@ -99,7 +105,7 @@ jlong address0(JNIEnv* env, jclass, jobject buffer) {
 }
 
 const JNINativeMethod kContextMethods[] = {
-    JRDMA_NATIVE(open0, "(Ljava/lang/String;IIJII)J"),
+    JRDMA_NATIVE(open0, "(ILjava/lang/String;IIJII)J"),
     JRDMA_NATIVE(close0, "(J)V"),
     JRDMA_NATIVE(cqCapacity0, "(J)I"),
     JRDMA_NATIVE(cqResizes0, "(J)I"),

@@ -96,9 +96,11 @@ void TcpContext::emit(const EventRecord& record) {
 
 // ---- set-up calls (any thread) ------------------------------------------------------------------
 
-TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const EngineOptions& options, int backlog) {
+TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const EngineOptions& options, int backlog,
+                                uint32_t max_pending) {
   auto listener = std::make_unique<TcpListener>();
   listener->options = options;
+  listener->max_pending = max_pending;
   listener->fd = ::socket(address->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (listener->fd < 0) throw_errno("socket()", errno);
   int one = 1;
@@ -133,8 +135,13 @@ TcpChannelEntry* TcpContext::create_channel(const EngineOptions& options) {
   return raw;
 }
 
-void TcpContext::connect(TcpChannelEntry* channel, const sockaddr_storage& remote, int timeout_ms) {
+void TcpContext::connect(TcpChannelEntry* channel, const sockaddr_storage& remote, int timeout_ms,
+                         const sockaddr_storage* local) {
   Command command{Command::kConnect, channel, nullptr, remote, timeout_ms};
+  if (local != nullptr) {
+    command.local = *local;
+    command.has_local = true;
+  }
   enqueue(command);
 }
 

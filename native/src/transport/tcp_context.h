@@ -79,10 +79,14 @@ class TcpContext : public EventSink, public TransportWaker {
   MemoryTable& memory() noexcept { return memory_; }
 
   // Binds and listens now (any thread); throws RdmaError with the errno (address in use...).
-  TcpListener* listen(const sockaddr* address, socklen_t length, const EngineOptions& options, int backlog);
+  // `max_pending`: accepted sockets whose hello has not come yet (maxPendingConnections).
+  TcpListener* listen(const sockaddr* address, socklen_t length, const EngineOptions& options, int backlog,
+                      uint32_t max_pending = 64);
   // An active channel with its key; nothing happens on the wire until connect() queues it.
   TcpChannelEntry* create_channel(const EngineOptions& options);
-  void connect(TcpChannelEntry* channel, const sockaddr_storage& remote, int timeout_ms);
+  // `local`: the address to connect from (port 0), or null for the kernel's choice.
+  void connect(TcpChannelEntry* channel, const sockaddr_storage& remote, int timeout_ms,
+               const sockaddr_storage* local = nullptr);
   // Queued for the loop: close the connection, forget and free the channel / listener.
   void destroy_channel(TcpChannelEntry* channel);
   void close_listener(TcpListener* listener);
@@ -101,6 +105,8 @@ class TcpContext : public EventSink, public TransportWaker {
     TcpListener* listener = nullptr;
     sockaddr_storage remote{};
     int timeout_ms = 0;
+    sockaddr_storage local{};
+    bool has_local = false;
   };
   void enqueue(const Command& command);
   void run_commands();

@@ -28,6 +28,10 @@ void TcpContext::start_connect(const Command& c) {
   channel.fd = ::socket(c.remote.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (channel.fd < 0) return connect_failed(channel, ChannelFailure::kSetupError, errno);
   socklen_t length = c.remote.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+  if (c.has_local && ::bind(channel.fd, reinterpret_cast<const sockaddr*>(&c.local),
+                            c.local.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in)) != 0) {
+    return connect_failed(channel, ChannelFailure::kAddressError, errno);
+  }
   if (::connect(channel.fd, reinterpret_cast<const sockaddr*>(&c.remote), length) != 0 && errno != EINPROGRESS) {
     int error = errno;
     return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kAddressError, error);

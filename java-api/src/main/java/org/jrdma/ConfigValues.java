@@ -8,6 +8,7 @@ import java.util.Objects;
  * {@link ConfigurationException}. The builder fills one; the configuration keeps a copy.
  */
 final class ConfigValues implements Cloneable {
+    Transport transport = Transport.AUTO;
     String device;
     int port;
     String portVariable = "port";
@@ -95,6 +96,16 @@ final class ConfigValues implements Cloneable {
 
     void trafficClass(int value, String variable) {
         this.trafficClass = range(variable, value, 0, 255, "the GRH traffic class byte");
+    }
+
+    void transport(String value, String variable) {
+        for (Transport t : Transport.values()) {
+            if (t.name().equalsIgnoreCase(value)) {
+                this.transport = t;
+                return;
+            }
+        }
+        throw new ConfigurationException(variable + "='" + value + "' is not a transport; allowed: auto, verbs, tcp");
     }
 
     void pollMode(String value, String variable) {
@@ -188,7 +199,7 @@ final class ConfigValues implements Cloneable {
 
     @Override
     public String toString() {
-        return "RdmaConfig{device=" + (device == null ? "auto" : device) + ", port=" + (port == 0 ? "auto" : port)
+        return "RdmaConfig{transport=" + transport + ", device=" + (device == null ? "auto" : device) + ", port=" + (port == 0 ? "auto" : port)
                 + ", gidIndex=" + (gidIndex < 0 ? "auto" : gidIndex) + ", mtu=" + (mtu == 0 ? "active" : mtu)
                 + ", pkeyIndex=" + pkeyIndex + ", queueDepth=" + queueDepth + ", timeout=" + timeout
                 + ", retryCount=" + retryCount + ", rnrRetry=" + rnrRetry + ", serviceLevel=" + serviceLevel

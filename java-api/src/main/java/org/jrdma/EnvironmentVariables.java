@@ -44,6 +44,10 @@ final class EnvironmentVariables {
         if ((v = integer(env, "RDMA_TRAFFIC_CLASS")) != null) {
             b.values().trafficClass(v, "RDMA_TRAFFIC_CLASS");
         }
+        String transport = value(env, "RDMA_TRANSPORT");
+        if (transport != null) {
+            b.values().transport(transport, "RDMA_TRANSPORT");
+        }
         String pollMode = value(env, "RDMA_POLL_MODE");
         if (pollMode != null) {
             b.values().pollMode(pollMode, "RDMA_POLL_MODE");

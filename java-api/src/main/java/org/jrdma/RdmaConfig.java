@@ -48,6 +48,11 @@ public final class RdmaConfig {
         return EnvironmentVariables.read(env, builder()).build();
     }
 
+    /** {@return what carries the channels (default {@link Transport#AUTO})} */
+    public Transport transport() {
+        return v.transport;
+    }
+
     /** {@return the device name, or null to pick the only device with an active port} */
     public String device() {
         return v.device;
@@ -124,10 +129,9 @@ public final class RdmaConfig {
     }
 
     /**
-     * {@return the bytes sent inline at most}. Sends and writes of up to this many bytes (a send's
-     * 16-byte header included) are copied into the work request instead of being read from registered
-     * memory by the device; the device's own limit caps it (a queue pair is created with the largest
-     * value up to this that the device accepts).
+     * {@return the bytes sent inline at most}. Sends and writes of up to this many bytes (a send's 16-byte header
+     * included) are copied into the work request instead of being read from registered memory by the device; the
+     * device's own limit caps it (a queue pair is created with the largest value up to this the device accepts).
      */
     public int maxInline() {
         return v.maxInline;
@@ -162,21 +166,19 @@ public final class RdmaConfig {
     }
 
     /**
-     * {@return the pending requests allowed}. Connection requests a server accepts that are not
-     * established yet, per listener (the listen's config) and per context (the context's config). Each
-     * pins a queue pair and a receive ring ({@code queueDepth * eagerSize} bytes) until it is
-     * established or given up; beyond the limit a request is rejected with "too many connection
-     * requests pending".
+     * {@return the pending requests allowed}. Connection requests a server accepts that are not established yet,
+     * per listener (the listen's config) and per context (the context's config). Each pins a queue pair and a
+     * receive ring ({@code queueDepth * eagerSize} bytes) until it is established or given up; beyond the limit
+     * a request is rejected with "too many connection requests pending".
      */
     public int maxPendingConnections() {
         return v.maxPendingConnections;
     }
 
     /**
-     * {@return the bound in milliseconds, or 0}. A channel whose peer sent nothing for this long closes
-     * with {@link PeerSilentException}; 0: not watched. Announced in the handshake: the peer sends a
-     * message at least every third of it when it has nothing else to send, so an idle but live channel
-     * stays open.
+     * {@return the bound in milliseconds, or 0}. A channel whose peer sent nothing for this long closes with
+     * {@link PeerSilentException}; 0: not watched. Announced in the handshake: the peer sends a message at least
+     * every third of it when it has nothing else to send, so an idle but live channel stays open.
      */
     public int keepaliveMillis() {
         return v.keepaliveMillis;
@@ -221,6 +223,16 @@ public final class RdmaConfig {
         /** The values being built, for {@link EnvironmentVariables}, whose errors name the variables. */
         ConfigValues values() {
             return values;
+        }
+
+        /**
+         * What carries the channels.
+         * @param transport auto (default), verbs or tcp
+         * @return this builder
+         */
+        public Builder transport(Transport transport) {
+            values.transport = Objects.requireNonNull(transport, "transport");
+            return this;
         }
 
         /**

@@ -21,7 +21,15 @@ public interface RdmaContext extends AutoCloseable {
     RdmaConfig config();
 
     /**
-     * The device chosen by the configuration's rules.
+     * What carries this context's channels: the configuration's choice, or what {@link Transport#AUTO} chose.
+     *
+     * @return {@link Transport#VERBS} or {@link Transport#TCP}
+     */
+    Transport transport();
+
+    /**
+     * The device chosen by the configuration's rules. Over {@link Transport#TCP}: a device named
+     * {@code tcp} with one active Ethernet port, GID index 0 and MTU 0 (none of them applies).
      *
      * @return the device, with its ports as they were at open
      */

@@ -191,4 +191,24 @@ final class ConnectionFailures {
                 return new ConnectionException(to + ": the device was removed", status);
         }
     }
+
+    /**
+     * The channel's connected future, failed with {@link org.jrdma.ConnectTimeoutException} (and the
+     * channel with it) when the connection is not open after {@code millis}: the last resort should
+     * the transport's own timeouts not fire.
+     */
+    static java.util.concurrent.CompletableFuture<org.jrdma.RdmaChannel> withDeadline(JniChannel channel,
+            java.net.InetSocketAddress remote, long millis) {
+        return channel.connectedFuture().orTimeout(millis, java.util.concurrent.TimeUnit.MILLISECONDS)
+                .exceptionallyCompose(e -> {
+                    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+                    if (cause instanceof java.util.concurrent.TimeoutException) {
+                        org.jrdma.ConnectTimeoutException timeout = new org.jrdma.ConnectTimeoutException(
+                                "connecting to " + remote + " took longer than " + millis + " ms", 0);
+                        channel.fail(timeout);
+                        return java.util.concurrent.CompletableFuture.failedFuture(timeout);
+                    }
+                    return java.util.concurrent.CompletableFuture.failedFuture(cause);
+                });
+    }
 }

@@ -40,6 +40,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
     enum State { CONNECTING, OPEN, CLOSING, CLOSED }
 
     final JniContext context;
+    final long contextHandle; // every native call about a channel names its context (jni/context_handle.h)
     final long handle;
     final int key;
     private final InetSocketAddress remote;
@@ -70,12 +71,13 @@ final class JniChannel extends NativeResource implements ChannelOperations {
     JniChannel(JniContext context, long handle, InetSocketAddress remote, RdmaConfig config,
                ChannelHandler handler) {
         this.context = context;
+        this.contextHandle = context.handle();
         this.handle = handle;
-        this.key = NativeChannel.key0(handle);
+        this.key = NativeChannel.key0(contextHandle, handle);
         this.remote = remote;
         this.ownMaxMessage = config.maxMessageSize();
         this.handler = handler;
-        ByteBuffer ring = NativeChannel.ring0(handle).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer ring = NativeChannel.ring0(contextHandle, handle).order(ByteOrder.LITTLE_ENDIAN);
         this.deliveries = new Deliveries(this, ring, config.queueDepth(), config.eagerSize());
     }
 
@@ -199,7 +201,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
             return;
         }
         try {
-            NativeChannel.submit0(handle, submissions.address(), count);
+            NativeChannel.submit0(contextHandle, handle, submissions.address(), count);
         } catch (RuntimeException | Error e) {
             // A malformed submission (a bug) or a failure at the JNI call itself: close the channel so
             // every pending operation fails exactly once, with this cause, instead of waiting forever.
@@ -330,7 +332,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
                     && operationError.status() == code ? operationError : null;
         }
         if (reported == null && cause == EventRecords.CLOSED_CONNECT_FAILED && code == 4 && (detail2 & 0xffff) == 11) {
-            reported = ConnectionFailures.admissionRefused(remote, detail2 >>> 16, NativeChannel.refusalText0(handle));
+            reported = ConnectionFailures.admissionRefused(remote, detail2 >>> 16, NativeChannel.refusalText0(contextHandle, handle));
         } else if (reported == null) {
             reported = ConnectionFailures.closeCause(remote, cause, code, detail, detail2);
         }
@@ -386,7 +388,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
             }
             state = State.CLOSING;
             flushSubmissionsLocked(); // what was submitted in this batch is posted, then completes
-            NativeChannel.close0(handle);
+            NativeChannel.close0(contextHandle, handle);
         }
     }
 
@@ -397,7 +399,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
                 return;
             }
             closeCause = closeCause != null ? closeCause : cause;
-            NativeChannel.abort0(handle);
+            NativeChannel.abort0(contextHandle, handle);
         }
         finishClose(cause);
     }
@@ -414,7 +416,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
             if (state == State.CLOSED) {
                 return;
             }
-            finalCounters = new ChannelCounters(NativeChannel.counters0(handle)); // the engine goes with the channel
+            finalCounters = new ChannelCounters(NativeChannel.counters0(contextHandle, handle)); // the engine goes with the channel
             state = State.CLOSED;
             closeCause = closeCause != null ? closeCause : cause;
             failed = new ArrayList<>(pending);
@@ -466,7 +468,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
     @Override
     public ChannelCounters counters() {
         synchronized (lock) {
-            return state == State.CLOSED ? finalCounters : new ChannelCounters(NativeChannel.counters0(handle));
+            return state == State.CLOSED ? finalCounters : new ChannelCounters(NativeChannel.counters0(contextHandle, handle));
         }
     }
 
@@ -474,8 +476,8 @@ final class JniChannel extends NativeResource implements ChannelOperations {
     @Override
     public String toString() {
         synchronized (lock) {
-            String engine = state == State.CLOSED ? "" : "; engine: " + NativeChannel.describe0(handle)
-                    + (state == State.CONNECTING ? "" : "; " + NativeChannel.queuePair0(handle));
+            String engine = state == State.CLOSED ? "" : "; engine: " + NativeChannel.describe0(contextHandle, handle)
+                    + (state == State.CONNECTING ? "" : "; " + NativeChannel.queuePair0(contextHandle, handle));
             return describe() + " (" + state + ", " + pending.size() + " operations pending, " + submissions.count()
                     + " submissions waiting for the end of the event-loop batch" + engine + ")";
         }

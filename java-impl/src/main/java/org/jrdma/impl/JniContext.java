@@ -21,6 +21,7 @@ import org.jrdma.RdmaDevice;
 import org.jrdma.RdmaException;
 import org.jrdma.RdmaPort;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.Transport;
 
 /**
  * The JNI-backed context. Children (buffers, pools, later channels) each hold a use of the context,
@@ -34,6 +35,7 @@ final class JniContext extends NativeResource implements RdmaContext {
     static final int DEFAULT_CQ_ENTRIES = 4096;
 
     private final RdmaConfig config;
+    private final Transport transport;
     private final DeviceSelection selection;
     private final long handle;
     private final EventLoop loop;
@@ -47,13 +49,14 @@ final class JniContext extends NativeResource implements RdmaContext {
     private volatile Throwable failure;
     private volatile boolean freeWhenLoopExits;
 
-    JniContext(RdmaConfig config, DeviceSelection selection) {
+    JniContext(RdmaConfig config, TransportChoice choice) {
         this.config = config;
-        this.selection = selection;
+        this.transport = choice.transport();
+        this.selection = choice.selection();
         this.channelSettings = new ChannelSettings(config, selection);
         this.largeBlocks = new LargeBlocks(this, Math.min(config.receiveBudget(), 128L << 20));
         int cqEntries = config.completionQueueSize() > 0 ? config.completionQueueSize() : DEFAULT_CQ_ENTRIES;
-        this.handle = NativeContext.open0(selection.device().name(), selection.port().number(), cqEntries,
+        this.handle = NativeContext.open0(transport.ordinal(), selection.device().name(), selection.port().number(), cqEntries,
                 config.receiveBudget(), config.maxPendingConnections(), config.adaptiveSpinMicros());
         this.loop = new EventLoop(this, handle, config.pollMode());
         loop.start();
@@ -100,6 +103,11 @@ final class JniContext extends NativeResource implements RdmaContext {
     @Override
     public RdmaConfig config() {
         return config;
+    }
+
+    @Override
+    public Transport transport() {
+        return transport;
     }
 
     @Override
@@ -219,7 +227,7 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     public java.util.Map<String, Long> deviceCounters() {
-        return DeviceCounters.read(selection.device().name(), selection.port().number());
+        return transport == Transport.TCP ? java.util.Map.of() : DeviceCounters.read(selection.device().name(), selection.port().number());
     }
 
     /** An operation of one of this context's channels failed with this status (its name). */
@@ -323,17 +331,7 @@ final class JniContext extends NativeResource implements RdmaContext {
                 throw e;
             }
             track(channel);
-            return channel.connectedFuture().orTimeout(config.connectTimeoutMillis() * 3L, java.util.concurrent.TimeUnit.MILLISECONDS)
-                    .exceptionallyCompose(e -> {
-                        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-                        if (cause instanceof java.util.concurrent.TimeoutException) {
-                            org.jrdma.ConnectTimeoutException timeout = new org.jrdma.ConnectTimeoutException(
-                                    "connecting to " + remote + " took longer than " + config.connectTimeoutMillis() * 3L + " ms", 0);
-                            channel.fail(timeout);
-                            return CompletableFuture.failedFuture(timeout);
-                        }
-                        return CompletableFuture.failedFuture(cause);
-                    });
+            return ConnectionFailures.withDeadline(channel, remote, config.connectTimeoutMillis() * 3L);
         } finally {
             release();
         }
@@ -345,7 +343,7 @@ final class JniContext extends NativeResource implements RdmaContext {
     void onIncoming(int key, long channelHandle, long listener) {
         JniServer server = registry.server(listener);
         if (server == null || server.isClosedFlag()) {
-            NativeChannel.abort0(channelHandle);
+            NativeChannel.abort0(handle, channelHandle);
             NativeChannel.destroy0(handle, channelHandle);
             return;
         }
@@ -360,8 +358,8 @@ final class JniContext extends NativeResource implements RdmaContext {
     }
 
     /** Where an accepted channel's connection comes from (so logs and exceptions name the peer). */
-    private static InetSocketAddress peerAddress(long channelHandle) {
-        String text = NativeChannel.peerAddress0(channelHandle);
+    private InetSocketAddress peerAddress(long channelHandle) {
+        String text = NativeChannel.peerAddress0(handle, channelHandle);
         if (text == null) {
             return null;
         }
@@ -458,7 +456,7 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     protected String describe() {
-        return "context on " + selection.device().name();
+        return transport == Transport.TCP ? "context over TCP" : "context on " + selection.device().name();
     }
 
     @Override
@@ -488,6 +486,7 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     public String toString() {
-        return describe() + " port " + port().number() + " gid " + gidIndex() + " mtu " + mtu() + (isClosed() ? " (closed)" : "");
+        String link = transport == Transport.TCP ? "" : " port " + port().number() + " gid " + gidIndex() + " mtu " + mtu();
+        return describe() + link + (isClosed() ? " (closed)" : "");
     }
 }

@@ -28,7 +28,6 @@ public final class JniRdmaProvider implements RdmaProvider {
     @Override
     public RdmaContext open(RdmaConfig config) {
         NativeLoader.ensureLoaded();
-        DeviceSelection selection = DeviceSelection.select(config, devices());
-        return new JniContext(config, selection);
+        return new JniContext(config, TransportChoice.choose(config, this::devices));
     }
 }

@@ -29,7 +29,7 @@ final class JniServer extends NativeResource implements RdmaServer {
         this.config = context.config();
         this.listener = context.channelSettings().listen(context.handle(), requested.getAddress().getHostAddress(),
                 requested.getPort(), 128, policy != null);
-        int port = NativeChannel.listenerPort0(listener);
+        int port = NativeChannel.listenerPort0(context.handle(), listener);
         this.localAddress = new InetSocketAddress(requested.getAddress(), port);
     }
 

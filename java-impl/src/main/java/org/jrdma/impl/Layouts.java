@@ -12,7 +12,8 @@ final class Layouts {
     static String expected() {
         return EventRecords.layout() + "; " + Submissions.layout() + "; counters "
                 + String.join(",", org.jrdma.ChannelCounters.NAMES) + "; poll modes "
-                + String.join(",", java.util.Arrays.stream(org.jrdma.PollMode.values()).map(Enum::name).toList());
+                + String.join(",", java.util.Arrays.stream(org.jrdma.PollMode.values()).map(Enum::name).toList())
+                + "; transports " + String.join(",", java.util.Arrays.stream(org.jrdma.Transport.values()).map(Enum::name).toList());
     }
 
     static void check(String nativeLayout) {

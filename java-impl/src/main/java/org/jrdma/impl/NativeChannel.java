@@ -14,7 +14,7 @@ final class NativeChannel {
                                int operationTimeout, int agentTimeout, long agentQuotaBytes, int agentQuotaCount,
                                int authTimeout, byte[] preSharedKey);
 
-    static native int listenerPort0(long listener);
+    static native int listenerPort0(long context, long listener);
 
     static native void closeListener0(long context, long listener);
 
@@ -29,16 +29,16 @@ final class NativeChannel {
                                int authTimeout, byte[] preSharedKey);
 
     /** The queue pair's attributes as the device reports them (ibv_query_qp), as text. */
-    static native String queuePair0(long channel);
+    static native String queuePair0(long context, long channel);
 
     /** The key every record about the channel carries. */
-    static native int key0(long channel);
+    static native int key0(long context, long channel);
 
     /** The peer's address as "ip port" (rdma_cm), or null before the channel has one. */
-    static native String peerAddress0(long channel);
+    static native String peerAddress0(long context, long channel);
 
     /** The receive ring (depth x eager bytes) as a direct buffer; messages are views of its slots. */
-    static native ByteBuffer ring0(long channel);
+    static native ByteBuffer ring0(long context, long channel);
 
     /** Queues the connection attempt; its outcome arrives as the channel's records. */
     static native void connect0(long context, long channel, String ip, int port, String localIp, int timeoutMillis,
@@ -54,22 +54,22 @@ final class NativeChannel {
     static native void decide0(long context, long request, boolean accept, int code, byte[] text);
 
     /** The text of the admission refusal that closed this client channel (bytes from the peer). */
-    static native byte[] refusalText0(long channel);
+    static native byte[] refusalText0(long context, long channel);
 
     /** Hands {@code count} 64-byte {@link Submissions} records at {@code submissions} to the channel's engine. */
-    static native void submit0(long channel, long submissions, int count);
+    static native void submit0(long context, long channel, long submissions, int count);
 
     /** Graceful close: queued operations fail, posted ones complete, then kChannelClosed. */
-    static native void close0(long channel);
+    static native void close0(long context, long channel);
 
     /** Closes now: kChannelClosed, everything not reported yet fails. */
-    static native void abort0(long channel);
+    static native void abort0(long context, long channel);
 
     /** The engine's state in words (diagnostics). */
-    static native String describe0(long channel);
+    static native String describe0(long context, long channel);
 
     /** The channel's counters in {@link org.jrdma.ChannelCounters#NAMES}' order. */
-    static native long[] counters0(long channel);
+    static native long[] counters0(long context, long channel);
 
     /** Queues the channel's destruction (QP, cm id, registration, memory) on the loop. */
     static native void destroy0(long context, long channel);

@@ -8,7 +8,7 @@ final class NativeContext {
     }
 
     /** Opens the device, PD, completion channel and CQ; returns the handle. */
-    static native long open0(String device, int port, int cqEntries, long receiveBudget, int maxPending, int adaptiveSpinMicros);
+    static native long open0(int transport, String device, int port, int cqEntries, long receiveBudget, int maxPending, int adaptiveSpinMicros);
 
     static native void close0(long context);
 

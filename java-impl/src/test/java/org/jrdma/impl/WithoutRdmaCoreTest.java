@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * libjrdma.so loads on a host without rdma-core (libibverbs and librdmacm are opened at run time):
- * a JVM in a mount namespace where both libraries are replaced by empty files loads the library, and
- * listing devices or opening a context fails with a ConfigurationException naming the missing
- * library and the remedy — no UnsatisfiedLinkError, no crash.
+ * a JVM in a mount namespace where both libraries are replaced by empty files loads the library;
+ * listing devices or opening a verbs context fails with a ConfigurationException naming the missing
+ * library and the remedy — no UnsatisfiedLinkError, no crash — and the default configuration opens
+ * TCP contexts that carry a message and a one-sided write.
  */
 class WithoutRdmaCoreTest {
     private static final List<String> LIBRARIES = List.of("libibverbs.so.1", "librdmacm.so.1");
@@ -48,7 +49,10 @@ class WithoutRdmaCoreTest {
         assertEquals(0, process.exitValue(), output);
         assertTrue(output.contains("available=true cause=null"), output);
         assertTrue(output.contains("devices failed: ConfigurationException: cannot load libibverbs.so.1"), output);
-        assertTrue(output.contains("open failed: ConfigurationException: cannot load libibverbs.so.1"), output);
+        assertTrue(output.contains("verbs open failed: ConfigurationException: cannot load libibverbs.so.1"), output);
         assertTrue(output.contains("apt install libibverbs1 librdmacm1"), output);
+        assertTrue(output.contains("default open: TCP"), output);
+        assertTrue(output.contains("echo: over TCP"), output);
+        assertTrue(output.contains("written: over TCP"), output);
     }
 }

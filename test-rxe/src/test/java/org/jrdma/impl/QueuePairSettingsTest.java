@@ -200,7 +200,7 @@ class QueuePairSettingsTest {
     }
 
     private static Map<String, String> attributes(JniChannel channel) {
-        String text = NativeChannel.queuePair0(channel.handle); // the channel is open: its native side lives
+        String text = NativeChannel.queuePair0(channel.contextHandle, channel.handle); // the channel is open: its native side lives
         return Stream.of(text.split(" ")).filter(s -> s.contains("="))
                 .collect(Collectors.toMap(s -> s.substring(0, s.indexOf('=')), s -> s.substring(s.indexOf('=') + 1)));
     }

@@ -2,7 +2,6 @@ package org.jrdma.rxe;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.ChannelHandler;
 import org.jrdma.Rdma;
@@ -12,12 +11,12 @@ import org.jrdma.RdmaContext;
 import org.jrdma.RdmaServer;
 
 /**
- * A server context on rxe0 (10.77.0.1) and a client context that reaches it across the veth pair
- * from rxe1 (10.77.0.2) in the two-device topology, or over loopback on rxe0 with one device.
+ * A server context and a client context on a {@link Fabric}: over verbs, the server on rxe0
+ * (10.77.0.1) and the client reaching it across the veth pair from rxe1 (10.77.0.2) in the
+ * two-device topology, or over loopback on rxe0 with one device; over TCP, both on loopback.
  */
 final class Endpoints implements AutoCloseable {
-    private static int nextPort = 19000;
-
+    final Fabric fabric;
     final RdmaContext server;
     final RdmaContext client;
     final InetAddress clientAddress;
@@ -27,24 +26,38 @@ final class Endpoints implements AutoCloseable {
     }
 
     Endpoints(RdmaConfig.Builder config) {
-        RxeEnvironment.requireDevices();
-        server = Rdma.open(config.device(RxeEnvironment.serverDevice()).build());
-        client = Rdma.open(config.device(RxeEnvironment.clientDevice()).build());
-        clientAddress = localAddressOfClients();
+        this(Fabric.VERBS, config);
+    }
+
+    Endpoints(Fabric fabric) {
+        this(fabric, RdmaConfig.builder());
+    }
+
+    Endpoints(Fabric fabric, RdmaConfig.Builder config) {
+        fabric.require();
+        this.fabric = fabric;
+        server = Rdma.open(fabric.serverConfig(config));
+        try {
+            client = Rdma.open(fabric.clientConfig(config));
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        clientAddress = fabric.clientAddress();
     }
 
     /** The address a client context binds to, so that its connections leave from its own device. */
     static InetAddress localAddressOfClients() {
-        try {
-            return InetAddress.getByName(RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1
-                    : RxeEnvironment.ADDRESS_0);
-        } catch (UnknownHostException e) {
-            throw new AssertionError(e);
-        }
+        return Fabric.VERBS.clientAddress();
     }
 
-    static synchronized InetSocketAddress nextAddress() {
-        return new InetSocketAddress(RxeEnvironment.ADDRESS_0, nextPort++);
+    static InetSocketAddress nextAddress() {
+        return Fabric.VERBS.nextAddress();
+    }
+
+    /** A fresh server address on this fabric. */
+    InetSocketAddress address() {
+        return fabric.nextAddress();
     }
 
     RdmaServer listen(InetSocketAddress address, ChannelHandler handler) {

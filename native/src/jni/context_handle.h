@@ -1,0 +1,83 @@
+// What the JNI layer asks of a context, whatever carries its channels: the verbs context
+// (core/context.h) or the TCP context (transport/tcp_context.h). Java holds a ContextHandle* as the
+// context's handle; channels, listeners and admission requests keep the handles the contexts put in
+// their records (their own objects), and every call about one names its context, which knows the
+// type. So the contexts stay free of JNI, and the records mean the same over every transport.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/adaptive_spin.h"
+#include "core/channel.h"
+#include "core/context.h"
+#include "protocol/channel_engine.h"
+#include "protocol/event_record.h"
+
+namespace jrdma::jni {
+
+// org.jrdma.Transport's ordinals of the transports a context is opened with (the layout line
+// carries the names; AUTO is resolved in Java before a context is opened).
+enum class TransportKind : int32_t { kVerbs = 1, kTcp = 2 };
+
+// Memory a peer may reach by key: a verbs memory region, or a TCP memory-table entry.
+class Registration {
+ public:
+  virtual ~Registration() = default;
+  virtual uint32_t lkey() const noexcept = 0;
+  virtual uint32_t rkey() const noexcept = 0;
+  // Revokes the keys; 0 or the errno of the failure (the registration is gone either way).
+  virtual int release() noexcept = 0;
+};
+
+class ContextHandle {
+ public:
+  virtual ~ContextHandle() = default;
+
+  virtual int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode) = 0;
+  virtual void wake() = 0;
+  // Tears everything down; "" or the failures (every step still runs). The object is deleted next.
+  virtual std::string close() noexcept = 0;
+  virtual int cq_capacity() const noexcept = 0;
+  virtual int cq_resizes() const noexcept = 0;
+  virtual std::unique_ptr<Registration> register_memory(void* address, std::size_t length, int access) = 0;
+
+  // Listeners: the handle goes to Java (and is in the listener's records).
+  virtual int64_t listen(const sockaddr_storage& address, const ChannelOptions& options, int backlog) = 0;
+  virtual int listener_port(int64_t listener) const = 0;
+  virtual void close_listener(int64_t listener) = 0;
+
+  // Channels: created here (active side) or reported by a kIncoming record (passive side).
+  virtual int64_t create_channel(const ChannelOptions& options) = 0;
+  virtual ChannelEngine& engine(int64_t channel) = 0;
+  virtual void connect(int64_t channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms,
+                       std::vector<uint8_t> connect_data) = 0;
+  virtual void destroy_channel(int64_t channel) = 0;
+  // The ring of eager slots (depth x eager bytes), which Java reads messages from.
+  virtual ChannelMemory ring(int64_t channel) = 0;
+  // "ip port" of the peer, or "" before there is one.
+  virtual std::string peer_address(int64_t channel) = 0;
+  // The link as the transport sees it (the queue pair's attributes; the socket's ends).
+  virtual std::string describe_link(int64_t channel) = 0;
+  // The text of the admission refusal that closed this client channel ("" if none).
+  virtual std::string refusal_text(int64_t channel) = 0;
+
+  // Admission, loop thread, while Java handles a kAdmissionRequest record; throw for a request
+  // that was decided or is gone.
+  virtual std::string admission_peer(int64_t request) const = 0;
+  virtual std::vector<uint8_t> admission_data(int64_t request) const = 0;
+  virtual void decide(int64_t request, bool accept, uint32_t code, const std::string& text) = 0;
+};
+
+std::unique_ptr<ContextHandle> open_verbs_context(const ContextOptions& options);
+// Per-listener bounds come with each listen(); the device options do not apply.
+std::unique_ptr<ContextHandle> open_tcp_context();
+
+// "ip port" of a socket address ("" if it is neither IPv4 nor IPv6).
+std::string address_text(const sockaddr* address);
+
+}  // namespace jrdma::jni

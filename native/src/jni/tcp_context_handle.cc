@@ -1,0 +1,121 @@
+// The TCP context (transport/tcp_context.h) behind JNI's ContextHandle: channels are
+// TcpChannelEntry*, listeners TcpListener* (the pointers its records carry); registrations are
+// entries of its memory table, whose key serves as both lkey and rkey.
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "core/error.h"
+#include "jni/context_handle.h"
+#include "jni/handles.h"
+#include "transport/tcp_context.h"
+
+namespace jrdma::jni {
+
+namespace {
+
+class TcpRegistration final : public Registration {
+ public:
+  TcpRegistration(tcp::MemoryTable& table, uint32_t key) : table_(table), key_(key) {}
+  ~TcpRegistration() override { release(); }
+  uint32_t lkey() const noexcept override { return key_; }
+  uint32_t rkey() const noexcept override { return key_; }
+  int release() noexcept override {
+    if (key_ != 0) table_.remove(key_);
+    key_ = 0;
+    return 0;
+  }
+
+ private:
+  tcp::MemoryTable& table_;
+  uint32_t key_;
+};
+
+socklen_t length_of(const sockaddr_storage& address) {
+  return address.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+}
+
+class TcpContextHandle final : public ContextHandle {
+ public:
+  TcpContextHandle() = default;
+
+  // Every mode waits in epoll: a socket has no completion queue to spin on.
+  int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode) override {
+    return context_.wait_events(out, capacity, timeout_ms);
+  }
+  void wake() override { context_.wake(); }
+  std::string close() noexcept override { return std::string(); }  // the destructor closes every socket
+  int cq_capacity() const noexcept override { return 0; }
+  int cq_resizes() const noexcept override { return 0; }
+  std::unique_ptr<Registration> register_memory(void* address, std::size_t length, int access) override {
+    uint32_t key = context_.memory().add(reinterpret_cast<uintptr_t>(address), length, access);
+    return std::make_unique<TcpRegistration>(context_.memory(), key);
+  }
+
+  int64_t listen(const sockaddr_storage& address, const ChannelOptions& options, int backlog) override {
+    if (options.admission) {
+      throw RdmaError(ErrorKind::kIllegalArgument, "admission policies are not available over the TCP transport yet");
+    }
+    return to_handle(context_.listen(reinterpret_cast<const sockaddr*>(&address), length_of(address),
+                                     Channel::engine_options(options), backlog, options.max_pending));
+  }
+  int listener_port(int64_t listener) const override { return from_handle<tcp::TcpListener>(listener)->port; }
+  void close_listener(int64_t listener) override { context_.close_listener(from_handle<tcp::TcpListener>(listener)); }
+
+  int64_t create_channel(const ChannelOptions& options) override {
+    return to_handle(context_.create_channel(Channel::engine_options(options)));
+  }
+  ChannelEngine& engine(int64_t channel) override { return entry(channel).engine; }
+  void connect(int64_t channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms,
+               std::vector<uint8_t> connect_data) override {
+    if (!connect_data.empty()) {
+      throw RdmaError(ErrorKind::kIllegalArgument, "connect data is not available over the TCP transport yet");
+    }
+    context_.connect(&entry(channel), remote, timeout_ms, local);
+  }
+  void destroy_channel(int64_t channel) override { context_.destroy_channel(&entry(channel)); }
+  ChannelMemory ring(int64_t channel) override {
+    const EngineOptions& options = entry(channel).engine.options();
+    return ChannelMemory{entry(channel).memory.data(), std::size_t{options.depth} * options.eager};
+  }
+  std::string peer_address(int64_t channel) override {
+    sockaddr_storage peer{};
+    socklen_t length = sizeof peer;
+    int fd = socket_of(entry(channel));
+    if (fd < 0 || ::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &length) != 0) return std::string();
+    return address_text(reinterpret_cast<const sockaddr*>(&peer));
+  }
+  std::string describe_link(int64_t channel) override {
+    sockaddr_storage local{};
+    socklen_t length = sizeof local;
+    int fd = socket_of(entry(channel));
+    std::string from = fd >= 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &length) == 0
+                           ? address_text(reinterpret_cast<const sockaddr*>(&local))
+                           : std::string("-");
+    std::string to = peer_address(channel);
+    return "tcp " + from + " -> " + (to.empty() ? std::string("-") : to);
+  }
+  std::string refusal_text(int64_t) override { return std::string(); }
+
+  std::string admission_peer(int64_t) const override { throw no_admission(); }
+  std::vector<uint8_t> admission_data(int64_t) const override { throw no_admission(); }
+  void decide(int64_t, bool, uint32_t, const std::string&) override { throw no_admission(); }
+
+ private:
+  static tcp::TcpChannelEntry& entry(int64_t channel) { return *from_handle<tcp::TcpChannelEntry>(channel); }
+  static int socket_of(const tcp::TcpChannelEntry& channel) {
+    return channel.transport ? channel.transport->fd() : channel.fd;
+  }
+  static RdmaError no_admission() {
+    return RdmaError(ErrorKind::kIllegalArgument, "the connection request was decided or is gone");
+  }
+
+  tcp::TcpContext context_;
+};
+
+}  // namespace
+
+std::unique_ptr<ContextHandle> open_tcp_context() {
+  return std::make_unique<TcpContextHandle>();
+}
+
+}  // namespace jrdma::jni

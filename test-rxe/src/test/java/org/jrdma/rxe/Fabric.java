@@ -1,0 +1,62 @@
+package org.jrdma.rxe;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import org.jrdma.RdmaConfig;
+import org.jrdma.Transport;
+
+/**
+ * What a contract test runs over (the contract classes are written once; each transport has a
+ * subclass): verbs on the Soft-RoCE devices of the VM (rxe0, and rxe1 across the veth pair in the
+ * two-device topology), or TCP over loopback, which runs anywhere (the host's mvn verify).
+ */
+enum Fabric {
+    VERBS, TCP;
+
+    private static int nextPort = 19000;
+    private static int nextTcpPort = 29000 + (int) (ProcessHandle.current().pid() % 2000) * 8;
+
+    /** Fails the test when the fabric is not there (a missing device is a failure, never a skip). */
+    void require() {
+        if (this == VERBS) {
+            RxeEnvironment.requireDevices();
+        }
+    }
+
+    RdmaConfig serverConfig(RdmaConfig.Builder config) {
+        return this == VERBS ? config.transport(Transport.VERBS).device(RxeEnvironment.serverDevice()).build()
+                : config.transport(Transport.TCP).build();
+    }
+
+    RdmaConfig clientConfig(RdmaConfig.Builder config) {
+        return this == VERBS ? config.transport(Transport.VERBS).device(RxeEnvironment.clientDevice()).build()
+                : config.transport(Transport.TCP).build();
+    }
+
+    /** A fresh address for a server of this fabric. */
+    InetSocketAddress nextAddress() {
+        synchronized (Fabric.class) {
+            return this == VERBS ? new InetSocketAddress(RxeEnvironment.ADDRESS_0, nextPort++)
+                    : new InetSocketAddress("127.0.0.1", nextTcpPort++);
+        }
+    }
+
+    /** The address a client context binds to, so that its connections leave from its own device. */
+    InetAddress clientAddress() {
+        try {
+            return InetAddress.getByName(this == TCP ? "127.0.0.1"
+                    : RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0);
+        } catch (UnknownHostException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * Receiver-not-ready NAKs so far (rxe's hw_counters), which credits must prevent; TCP has no such
+     * thing: a receiver that cannot take a frame leaves it in the socket.
+     */
+    long receiverNotReadyCount() throws java.io.IOException {
+        return this == VERBS ? MessagingTest.rnrCount() : 0;
+    }
+}
