@@ -1,0 +1,114 @@
+package org.jrdma.rxe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jrdma.Access;
+import org.jrdma.Rdma;
+import org.jrdma.RdmaClosedException;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
+import org.jrdma.RegisteredBuffer;
+import org.junit.jupiter.api.Test;
+
+/** Opening and closing contexts: selection on a real device, no leaked verbs objects, safe double close and use after close. */
+abstract class ContextLifecycleContract {
+    /** {@return what this run of the contract goes over} */
+    abstract Fabric fabric();
+
+    static RdmaConfig rxe0() {
+        return RdmaConfig.builder().device("rxe0").build();
+    }
+
+    @Test
+    void doubleCloseAndUseAfterCloseFromManyThreads() throws Exception {
+        fabric().require();
+        for (int round = 0; round < 10; round++) {
+            RdmaContext ctx = Rdma.open(fabric().serverConfig(RdmaConfig.builder()));
+            RegisteredBuffer buffer = ctx.allocate(4096);
+            int threads = 8;
+            CountDownLatch start = new CountDownLatch(1);
+            java.util.Queue<Throwable> unexpected = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            List<Thread> workers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int id = t;
+                Thread thread = new Thread(() -> {
+                    try {
+                        start.await();
+                        for (int i = 0; i < 200; i++) {
+                            try {
+                                if (id % 3 == 0) {
+                                    ctx.close();
+                                } else if (id % 3 == 1) {
+                                    // pooled blocks, local and with a registration of their own
+                                    (i % 2 == 0 ? ctx.allocate(4096) : ctx.allocate(4096, Access.REMOTE_READ)).close();
+                                } else {
+                                    buffer.lkey();
+                                    buffer.close();
+                                }
+                            } catch (RdmaClosedException expected) {
+                                // using a closed object is refused: fine
+                            }
+                        }
+                    } catch (Throwable e) {
+                        unexpected.add(e);
+                    }
+                });
+                workers.add(thread);
+                thread.start();
+            }
+            start.countDown();
+            for (Thread thread : workers) {
+                thread.join();
+            }
+            assertTrue(unexpected.isEmpty(), () -> "unexpected failures: " + unexpected);
+            assertTrue(ctx.isClosed());
+            assertTrue(buffer.isClosed());
+            assertThrows(RdmaClosedException.class, () -> ctx.allocate(64));
+            assertThrows(RdmaClosedException.class, buffer::lkey);
+            assertThrows(RdmaClosedException.class, buffer::buffer);
+            ctx.close();
+        }
+    }
+
+    @Test
+    void closingTheContextClosesItsBuffers() {
+        fabric().require();
+        RdmaContext ctx = Rdma.open(fabric().serverConfig(RdmaConfig.builder()));
+        RegisteredBuffer registered = ctx.register(ByteBuffer.allocateDirect(4096));
+        RegisteredBuffer pooled = ctx.allocate(100);
+        ByteBuffer view = pooled.buffer();
+        ctx.close();
+        assertTrue(registered.isClosed());
+        assertTrue(pooled.isClosed());
+        assertThrows(RdmaClosedException.class, registered::address);
+        view.putLong(0, 42); // the memory of an old view stays valid Java memory: no crash
+        assertEquals(42, view.getLong(0));
+    }
+
+    /** Per device: "pd 2 cq 1 qp 1 cm_id 0 mr 0 ctx 0 srq 0" from `rdma resource show`. */
+    static Map<String, Integer> resourceCounts() throws Exception {
+        Processes.Result result = Processes.run(30, "rdma", "resource", "show");
+        assertEquals(0, result.exitCode(), result.output());
+        Map<String, Integer> counts = new HashMap<>();
+        Matcher line = Pattern.compile("(?m)^\\d+: (\\S+): (.*)$").matcher(result.output());
+        while (line.find()) {
+            Matcher pair = Pattern.compile("(\\w+) (\\d+)").matcher(line.group(2));
+            while (pair.find()) {
+                counts.put(line.group(1) + "." + pair.group(1), Integer.parseInt(pair.group(2)));
+            }
+        }
+        assertNotEquals(0, counts.size(), result.output());
+        return counts;
+    }
+}
