@@ -52,11 +52,8 @@ class TcpContextHandle final : public ContextHandle {
   }
 
   int64_t listen(const sockaddr_storage& address, const ChannelOptions& options, int backlog) override {
-    if (options.admission) {
-      throw RdmaError(ErrorKind::kIllegalArgument, "admission policies are not available over the TCP transport yet");
-    }
     return to_handle(context_.listen(reinterpret_cast<const sockaddr*>(&address), length_of(address),
-                                     Channel::engine_options(options), backlog, options.max_pending));
+                                     Channel::engine_options(options), backlog, options.max_pending, options.admission));
   }
   int listener_port(int64_t listener) const override { return from_handle<tcp::TcpListener>(listener)->port; }
   void close_listener(int64_t listener) override { context_.close_listener(from_handle<tcp::TcpListener>(listener)); }
@@ -67,9 +64,7 @@ class TcpContextHandle final : public ContextHandle {
   ChannelEngine& engine(int64_t channel) override { return entry(channel).engine; }
   void connect(int64_t channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms,
                std::vector<uint8_t> connect_data) override {
-    if (!connect_data.empty()) {
-      throw RdmaError(ErrorKind::kIllegalArgument, "connect data is not available over the TCP transport yet");
-    }
+    entry(channel).connect_data = std::move(connect_data);
     context_.connect(&entry(channel), remote, timeout_ms, local);
   }
   void destroy_channel(int64_t channel) override { context_.destroy_channel(&entry(channel)); }
@@ -94,19 +89,23 @@ class TcpContextHandle final : public ContextHandle {
     std::string to = peer_address(channel);
     return "tcp " + from + " -> " + (to.empty() ? std::string("-") : to);
   }
-  std::string refusal_text(int64_t) override { return std::string(); }
+  std::string refusal_text(int64_t channel) override { return entry(channel).refusal_text; }
 
-  std::string admission_peer(int64_t) const override { throw no_admission(); }
-  std::vector<uint8_t> admission_data(int64_t) const override { throw no_admission(); }
-  void decide(int64_t, bool, uint32_t, const std::string&) override { throw no_admission(); }
+  std::string admission_peer(int64_t request) const override { return awaiting(request).peer_address; }
+  std::vector<uint8_t> admission_data(int64_t request) const override { return awaiting(request).data; }
+  void decide(int64_t request, bool accept, uint32_t code, const std::string& text) override {
+    context_.decide(request, accept, code, text);
+  }
 
  private:
   static tcp::TcpChannelEntry& entry(int64_t channel) { return *from_handle<tcp::TcpChannelEntry>(channel); }
   static int socket_of(const tcp::TcpChannelEntry& channel) {
     return channel.transport ? channel.transport->fd() : channel.fd;
   }
-  static RdmaError no_admission() {
-    return RdmaError(ErrorKind::kIllegalArgument, "the connection request was decided or is gone");
+  const tcp::TcpHello& awaiting(int64_t request) const {
+    const tcp::TcpHello* hello = context_.awaiting(request);
+    if (hello == nullptr) throw RdmaError(ErrorKind::kIllegalArgument, "the connection request was decided or is gone");
+    return *hello;
   }
 
   tcp::TcpContext context_;

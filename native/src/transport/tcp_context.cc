@@ -97,10 +97,11 @@ void TcpContext::emit(const EventRecord& record) {
 // ---- set-up calls (any thread) ------------------------------------------------------------------
 
 TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const EngineOptions& options, int backlog,
-                                uint32_t max_pending) {
+                                uint32_t max_pending, bool admission) {
   auto listener = std::make_unique<TcpListener>();
   listener->options = options;
   listener->max_pending = max_pending;
+  listener->admission = admission;
   listener->fd = ::socket(address->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (listener->fd < 0) throw_errno("socket()", errno);
   int one = 1;

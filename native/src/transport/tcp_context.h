@@ -1,9 +1,12 @@
 // A context without RDMA: channels over TCP connections (tcp_channel.h) with the same channel
 // engine and the same records for Java as the verbs context, one loop thread (the caller of
 // wait_events) and one memory table. Set-up on the stream, before any frame: the client sends its
-// 32-byte handshake; the server answers with one byte, 0 and its handshake (accepted; with a
-// pre-shared key on both sides, then its 16-byte nonce) or 1 and a 12-byte reject (docs/protocol.md,
-// "TCP transport"). Not yet here: connect data and admission.
+// 32-byte handshake, a length byte and that many bytes of connect data (at most kMaxConnectData);
+// the server answers with one byte, 0 and its handshake (accepted; with a pre-shared key on both
+// sides, then its 16-byte nonce) or 1 and a 12-byte reject (an admission refusal adds a length byte
+// and its text) (docs/protocol.md, "TCP transport"). Code by concern: tcp_context.cc (set-up calls,
+// the loop, commands, ticks), tcp_context_setup.cc (connects, hellos, answers),
+// tcp_context_admission.cc (the listener's admission policy).
 #pragma once
 
 #include <sys/socket.h>
@@ -13,6 +16,7 @@
 #include <memory>
 #include <atomic>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -26,6 +30,10 @@
 
 namespace jrdma::tcp {
 
+// The server's answer to a hello: its first byte.
+constexpr uint8_t kAnswerAccepted = 0;
+constexpr uint8_t kAnswerRejected = 1;
+
 // What epoll hands back: the first member of every watched object.
 enum class Watched : uint8_t { kWake, kListener, kHello, kChannel };
 
@@ -36,6 +44,7 @@ struct TcpListener {
   uint16_t port = 0;  // the bound port (useful with port 0)
   uint32_t max_pending = 64;  // accepted sockets whose hello has not come yet (maxPendingConnections)
   uint32_t pending = 0;       // loop thread
+  bool admission = false;     // Java's admission policy decides on each hello that passed its checks
 };
 
 // An accepted socket before its hello: a few bytes, no channel memory. Anyone who can reach the
@@ -44,9 +53,14 @@ struct TcpHello {
   Watched watched = Watched::kHello;
   int fd = -1;
   TcpListener* listener = nullptr;
-  uint8_t bytes[wire::kHandshakeSize] = {};
+  uint8_t bytes[wire::kMaxRequestSize] = {};  // handshake, length, connect data
   std::size_t received = 0;
   std::chrono::steady_clock::time_point deadline{};
+  // Parked for the admission policy (kAdmissionRequest): what the hello said and who sent it.
+  bool awaiting = false;
+  wire::Handshake peer;
+  std::vector<uint8_t> data;
+  std::string peer_address;
 };
 
 struct TcpChannelEntry {
@@ -60,9 +74,14 @@ struct TcpChannelEntry {
   std::unique_ptr<TcpChannel> transport;  // from the moment the stream carries frames
   int fd = -1;                            // owned here until the transport takes it
   Setup setup = Setup::kCreated;
-  uint8_t setup_bytes[1 + wire::kAcceptWithNonceSize] = {};  // the server's answer (and nonce)
+  // The server's answer: accepted (handshake and nonce), or a reject (with an admission refusal's text).
+  static constexpr std::size_t kMaxAnswer = 1 + wire::kRejectSize + 1 + wire::kMaxRejectText;
+  static_assert(kMaxAnswer >= 1 + wire::kAcceptWithNonceSize);
+  uint8_t setup_bytes[kMaxAnswer] = {};
   std::size_t setup_received = 0;
   std::chrono::steady_clock::time_point deadline{};
+  std::vector<uint8_t> connect_data;  // active side: sent with the hello (set before connect())
+  std::string refusal_text;           // active side: an admission refusal's text
 };
 
 class TcpContext : public EventSink, public TransportWaker {
@@ -81,7 +100,7 @@ class TcpContext : public EventSink, public TransportWaker {
   // Binds and listens now (any thread); throws RdmaError with the errno (address in use...).
   // `max_pending`: accepted sockets whose hello has not come yet (maxPendingConnections).
   TcpListener* listen(const sockaddr* address, socklen_t length, const EngineOptions& options, int backlog,
-                      uint32_t max_pending = 64);
+                      uint32_t max_pending = 64, bool admission = false);
   // An active channel with its key; nothing happens on the wire until connect() queues it.
   TcpChannelEntry* create_channel(const EngineOptions& options);
   // `local`: the address to connect from (port 0), or null for the kernel's choice.
@@ -90,6 +109,12 @@ class TcpContext : public EventSink, public TransportWaker {
   // Queued for the loop: close the connection, forget and free the channel / listener.
   void destroy_channel(TcpChannelEntry* channel);
   void close_listener(TcpListener* listener);
+
+  // --- admission (tcp_context_admission.cc), loop thread only --------------------------------------
+  // The hello behind a kAdmissionRequest handle, or null once decided or gone.
+  const TcpHello* awaiting(int64_t handle) const noexcept;
+  // Accepts (the channel is created: kIncoming) or refuses with kAdmissionRefused, code and text.
+  void decide(int64_t handle, bool accept, uint32_t code, const std::string& text);
 
   void emit(const EventRecord& record) override;
   // Tests: how long an accepted socket may take to say hello (5 s), and how many wait now.
@@ -115,6 +140,9 @@ class TcpContext : public EventSink, public TransportWaker {
   void on_channel_event(TcpChannelEntry& channel);
   void continue_connect(TcpChannelEntry& channel);
   void continue_hello(TcpHello& hello);
+  bool read_hello(TcpHello& hello, std::size_t want);
+  void open_from_hello(TcpHello& hello, const wire::Handshake& peer);
+  void park_for_admission(TcpHello& hello, const wire::Handshake& peer);
   void drop(TcpHello& hello);
   bool read_setup(TcpChannelEntry& channel, std::size_t want);
   void start_stream(TcpChannelEntry& channel);

@@ -4,6 +4,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -14,8 +15,6 @@
 namespace jrdma::tcp {
 
 namespace {
-constexpr uint8_t kAccepted = 0;
-constexpr uint8_t kRejected = 1;
 
 int64_t handle_of(const void* object) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(object)); }
 }  // namespace
@@ -137,25 +136,33 @@ void TcpContext::continue_connect(TcpChannelEntry& channel) {
     if (error != 0) {
       return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kUnreachable, error);
     }
-    uint8_t hello[wire::kHandshakeSize];
+    uint8_t hello[wire::kMaxRequestSize];
     wire::encode_handshake(handshake_of(channel.engine), hello);
-    // 32 bytes into an empty socket: all of them or a broken connection.
-    if (::send(channel.fd, hello, sizeof hello, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof hello)) {
+    wire::encode_connect_data(channel.connect_data.data(), channel.connect_data.size(), hello + wire::kHandshakeSize);
+    auto hello_length = static_cast<ssize_t>(wire::kHandshakeSize + 1 + channel.connect_data.size());
+    // At most 56 bytes into an empty socket: all of them or a broken connection.
+    if (::send(channel.fd, hello, static_cast<std::size_t>(hello_length), MSG_NOSIGNAL) != hello_length) {
       return connect_failed(channel, ChannelFailure::kConnectError, errno);
     }
     channel.setup = TcpChannelEntry::Setup::kAwaitingAnswer;
   }
   if (!read_setup(channel, 1)) return;
-  if (channel.setup_bytes[0] == kRejected) {
+  if (channel.setup_bytes[0] == kAnswerRejected) {
     if (!read_setup(channel, 1 + wire::kRejectSize)) return;
     wire::RejectReason reason = wire::RejectReason::kMalformed;
     uint32_t detail = 0;
     wire::decode_reject(channel.setup_bytes + 1, wire::kRejectSize, &reason, &detail);
+    if (reason == wire::RejectReason::kAdmissionRefused) {  // the policy's text follows, length first
+      if (!read_setup(channel, 1 + wire::kRejectSize + 1)) return;
+      std::size_t text = std::min<std::size_t>(channel.setup_bytes[1 + wire::kRejectSize], wire::kMaxRejectText);
+      if (!read_setup(channel, 1 + wire::kRejectSize + 1 + text)) return;
+      channel.refusal_text = wire::decode_refusal_text(channel.setup_bytes + 1, wire::kRejectSize + 1 + text);
+    }
     return connect_failed(channel, ChannelFailure::kRejected, 0, reason, detail);
   }
   if (!read_setup(channel, 1 + wire::kHandshakeSize)) return;
   wire::Handshake peer;
-  wire::RejectReason reason = channel.setup_bytes[0] == kAccepted
+  wire::RejectReason reason = channel.setup_bytes[0] == kAnswerAccepted
                                   ? wire::decode_handshake(channel.setup_bytes + 1, wire::kHandshakeSize, &peer)
                                   : wire::RejectReason::kMalformed;
   if (reason != wire::RejectReason::kNone) return connect_failed(channel, ChannelFailure::kRejected, 0, reason);
@@ -182,32 +189,54 @@ wire::Handshake TcpContext::handshake_of(const ChannelEngine& engine) {
 }
 
 // Server: the client's hello, checked as the verbs server checks the connect request's data; only
-// a hello that passes gets a channel (memory, engine) and the answer.
+// a hello that passes (and, with an admission policy, is accepted) gets a channel and the answer.
 void TcpContext::continue_hello(TcpHello& hello) {
-  while (hello.received < sizeof hello.bytes) {
-    ssize_t n = ::recv(hello.fd, hello.bytes + hello.received, sizeof hello.bytes - hello.received, 0);
-    if (n > 0) {
-      hello.received += static_cast<std::size_t>(n);
-    } else if (n < 0 && errno == EINTR) {
-      continue;
-    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      return;
-    } else {
-      return drop(hello);  // gone before its hello: nothing to report
-    }
-  }
+  if (hello.awaiting) return;  // parked: the policy decides (an event came before it did)
+  // The handshake first: another version, or not ours, is refused before anything else is read.
+  if (!read_hello(hello, wire::kHandshakeSize)) return;
   TcpListener& listener = *hello.listener;
   wire::Handshake peer;
-  wire::RejectReason reason = wire::decode_handshake(hello.bytes, sizeof hello.bytes, &peer);
-  const EngineOptions& ours = listener.options;
+  wire::RejectReason reason = wire::decode_handshake(hello.bytes, wire::kHandshakeSize, &peer);
   if (reason == wire::RejectReason::kVersionMismatch) return refuse(hello, reason, wire::kProtocolVersion, peer.version);
   if (reason != wire::RejectReason::kNone) return refuse(hello, reason, 0, 0);
+  // Then the connect data: its length, and the bytes it announces.
+  if (!read_hello(hello, wire::kHandshakeSize + 1)) return;
+  std::size_t announced = hello.bytes[wire::kHandshakeSize];
+  if (announced > wire::kMaxConnectData) return refuse(hello, wire::RejectReason::kMalformed, 0, 0);
+  if (!read_hello(hello, wire::kHandshakeSize + 1 + announced)) return;
+  const EngineOptions& ours = listener.options;
   if (peer.eager != ours.eager) return refuse(hello, wire::RejectReason::kEagerMismatch, ours.eager, peer.eager);
   // Both ends hold a pre-shared key, or neither.
   bool we_authenticate = !ours.psk.empty();
   if (we_authenticate != ((peer.flags & wire::kFlagAuthenticate) != 0)) {
     return refuse(hello, wire::RejectReason::kAuthMismatch, we_authenticate ? 1 : 0, 0);
   }
+  if (listener.admission) return park_for_admission(hello, peer);
+  open_from_hello(hello, peer);
+}
+
+// Reads hello bytes until `want` are in; false while more are to come, or when the peer left (the
+// hello is dropped then: nothing to report).
+bool TcpContext::read_hello(TcpHello& hello, std::size_t want) {
+  while (hello.received < want) {
+    ssize_t n = ::recv(hello.fd, hello.bytes + hello.received, want - hello.received, 0);
+    if (n > 0) {
+      hello.received += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      return false;
+    } else {
+      drop(hello);
+      return false;
+    }
+  }
+  return true;
+}
+
+void TcpContext::open_from_hello(TcpHello& hello, const wire::Handshake& peer) {
+  const EngineOptions& ours = hello.listener->options;
+  bool we_authenticate = !ours.psk.empty();
   TcpChannelEntry* channel;
   try {
     std::lock_guard<std::mutex> lock(table_mutex_);
@@ -229,7 +258,7 @@ void TcpContext::continue_hello(TcpHello& hello) {
   drop(hello);
   channel->engine.set_peer(peer);
   uint8_t answer[1 + wire::kAcceptWithNonceSize];
-  answer[0] = kAccepted;
+  answer[0] = kAnswerAccepted;
   wire::encode_handshake(handshake_of(channel->engine), answer + 1);
   std::size_t answer_length = 1 + wire::kHandshakeSize;
   start_stream(*channel);  // every receive is posted before the client can send a frame
@@ -270,7 +299,7 @@ void TcpContext::connect_failed(TcpChannelEntry& channel, ChannelFailure failure
 
 void TcpContext::send_reject(int fd, wire::RejectReason reason, uint32_t detail) noexcept {
   uint8_t answer[1 + wire::kRejectSize];
-  answer[0] = kRejected;
+  answer[0] = kAnswerRejected;
   wire::encode_reject(reason, detail, answer + 1);
   if (::send(fd, answer, sizeof answer, MSG_NOSIGNAL) < 0) {
     // the client is gone already: nothing to tell it

@@ -244,6 +244,36 @@ TEST(TcpContext, AnotherProtocolVersionIsRejectedWithBothVersions) {
   ::close(raw);
 }
 
+// A hello announcing more connect data than a request may carry is refused as malformed before
+// anything else is read or created.
+TEST(TcpContext, AHelloAnnouncingTooMuchConnectDataIsRefusedAsMalformed) {
+  Loop server;
+  tcp::TcpListener* listener = listen_on_any_port(server, options());
+  int raw = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_storage to = loopback(listener->port);
+  ASSERT_EQ(0, ::connect(raw, reinterpret_cast<sockaddr*>(&to), sizeof(sockaddr_in)));
+  wire::Handshake ours;
+  ours.credits = 16;
+  ours.eager = options().eager;
+  ours.max_message = 1u << 20;
+  ours.rendezvous = 8;
+  uint8_t hello[wire::kHandshakeSize + 1];
+  wire::encode_handshake(ours, hello);
+  hello[wire::kHandshakeSize] = static_cast<uint8_t>(wire::kMaxConnectData + 1);
+  ASSERT_EQ(static_cast<ssize_t>(sizeof hello), ::send(raw, hello, sizeof hello, 0));
+  uint8_t answer[1 + wire::kRejectSize];
+  ASSERT_EQ(static_cast<ssize_t>(sizeof answer), ::recv(raw, answer, sizeof answer, MSG_WAITALL));
+  EXPECT_EQ(tcp::kAnswerRejected, answer[0]);
+  wire::RejectReason reason;
+  uint32_t detail = 0;
+  ASSERT_TRUE(wire::decode_reject(answer + 1, wire::kRejectSize, &reason, &detail));
+  EXPECT_EQ(wire::RejectReason::kMalformed, reason);
+  EventRecord r;
+  ASSERT_TRUE(server.await(EventKind::kIncomingRejected, 0, &r));
+  EXPECT_EQ(0u, server.context.pending_hellos());
+  ::close(raw);
+}
+
 // Sockets that connect and never say hello hold no channel memory, are bounded per listener (the
 // ones over the bound are told so at once) and are closed after the hello timeout.
 TEST(TcpContext, SocketsThatNeverSayHelloAreBoundedAndTimeOut) {

@@ -1,0 +1,67 @@
+// Peer admission over TCP (docs/security.md), as the verbs context does it (core/admission.cc): a
+// listener with an admission policy parks each hello that passed its checks — no channel memory is
+// taken for it yet — and asks Java (kAdmissionRequest); the policy sees the peer's address and
+// connect data and decides at once on the loop thread. Accepted: the usual answer and channel;
+// refused: a reject carrying the policy's code and text, which the client reports.
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+
+#include "core/error.h"
+#include "transport/tcp_context.h"
+
+namespace jrdma::tcp {
+
+namespace {
+int64_t handle_of(const void* object) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(object)); }
+
+std::string peer_of(int fd) {
+  sockaddr_storage peer{};
+  socklen_t length = sizeof peer;
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &length) != 0) return "";
+  char text[INET6_ADDRSTRLEN] = {};
+  const bool v6 = peer.ss_family == AF_INET6;
+  const void* ip = v6 ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(&peer)->sin6_addr)
+                      : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(&peer)->sin_addr);
+  uint16_t port = v6 ? reinterpret_cast<const sockaddr_in6*>(&peer)->sin6_port
+                     : reinterpret_cast<const sockaddr_in*>(&peer)->sin_port;
+  if (inet_ntop(peer.ss_family, ip, text, sizeof text) == nullptr) return "";
+  return std::string(text) + " " + std::to_string(ntohs(port));
+}
+}  // namespace
+
+void TcpContext::park_for_admission(TcpHello& hello, const wire::Handshake& peer) {
+  hello.awaiting = true;
+  hello.peer = peer;
+  const uint8_t* data = hello.bytes + wire::kHandshakeSize + 1;
+  hello.data.assign(data, data + hello.bytes[wire::kHandshakeSize]);
+  hello.peer_address = peer_of(hello.fd);
+  emit(make_record(EventKind::kAdmissionRequest, 0, 0, 0, handle_of(&hello), handle_of(hello.listener)));
+}
+
+const TcpHello* TcpContext::awaiting(int64_t handle) const noexcept {
+  std::lock_guard<std::mutex> lock(hellos_mutex_);
+  for (const auto& hello : hellos_) {
+    if (hello->awaiting && handle_of(hello.get()) == handle) return hello.get();
+  }
+  return nullptr;
+}
+
+void TcpContext::decide(int64_t handle, bool accept, uint32_t code, const std::string& text) {
+  auto* hello = const_cast<TcpHello*>(awaiting(handle));
+  if (hello == nullptr) {
+    throw RdmaError(ErrorKind::kIllegalArgument, "no connection request " + std::to_string(handle) + " awaits a decision");
+  }
+  hello->awaiting = false;
+  if (accept) return open_from_hello(*hello, hello->peer);
+  uint8_t answer[1 + wire::kRejectSize + 1 + wire::kMaxRejectText];
+  answer[0] = kAnswerRejected;
+  std::size_t length = 1 + wire::encode_refusal(code, text, answer + 1);
+  if (::send(hello->fd, answer, length, MSG_NOSIGNAL) < 0) {
+    // the client is gone already: nothing to tell it
+  }
+  drop(*hello);  // Java's policy knows its own refusals: no kIncomingRejected
+}
+
+}  // namespace jrdma::tcp
