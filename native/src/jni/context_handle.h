@@ -74,8 +74,8 @@ class ContextHandle {
 };
 
 std::unique_ptr<ContextHandle> open_verbs_context(const ContextOptions& options);
-// Per-listener bounds come with each listen(); the device options do not apply.
-std::unique_ptr<ContextHandle> open_tcp_context();
+// Of the options only the adaptive spin applies (per-listener bounds come with each listen()).
+std::unique_ptr<ContextHandle> open_tcp_context(const ContextOptions& options);
 
 // "ip port" of a socket address ("" if it is neither IPv4 nor IPv6).
 std::string address_text(const sockaddr* address);

@@ -27,8 +27,7 @@ ContextHandle* context_of(jlong handle) noexcept { return from_handle<ContextHan
 jlong open0(JNIEnv* env, jclass, jint transport, jstring device, jint port, jint cq_entries, jlong receive_budget,
             jint max_pending, jint adaptive_spin_us) {
   return guarded<jlong>(env, 0, [&] {
-    if (transport == static_cast<jint>(TransportKind::kTcp)) return to_handle(open_tcp_context().release());
-    if (transport != static_cast<jint>(TransportKind::kVerbs)) {
+    if (transport != static_cast<jint>(TransportKind::kVerbs) && transport != static_cast<jint>(TransportKind::kTcp)) {
       throw RdmaError(ErrorKind::kIllegalArgument, "transport " + std::to_string(transport) + " cannot open a context");
     }
     const char* chars = env->GetStringUTFChars(device, nullptr);
@@ -41,6 +40,7 @@ jlong open0(JNIEnv* env, jclass, jint transport, jstring device, jint port, jint
     options.receive_budget = static_cast<uint64_t>(receive_budget);
     options.max_pending_connections = static_cast<uint32_t>(max_pending);
     options.adaptive_spin_us = static_cast<uint32_t>(adaptive_spin_us);
+    if (transport == static_cast<jint>(TransportKind::kTcp)) return to_handle(open_tcp_context(options).release());
     return to_handle(open_verbs_context(options).release());
   });
 }

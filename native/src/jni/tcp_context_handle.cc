@@ -36,11 +36,10 @@ socklen_t length_of(const sockaddr_storage& address) {
 
 class TcpContextHandle final : public ContextHandle {
  public:
-  TcpContextHandle() = default;
+  explicit TcpContextHandle(const ContextOptions& options) : context_(options.adaptive_spin_us) {}
 
-  // Every mode waits in epoll: a socket has no completion queue to spin on.
-  int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode) override {
-    return context_.wait_events(out, capacity, timeout_ms);
+  int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode) override {
+    return context_.wait_events(out, capacity, timeout_ms, mode);
   }
   void wake() override { context_.wake(); }
   std::string close() noexcept override { return std::string(); }  // the destructor closes every socket
@@ -113,8 +112,8 @@ class TcpContextHandle final : public ContextHandle {
 
 }  // namespace
 
-std::unique_ptr<ContextHandle> open_tcp_context() {
-  return std::make_unique<TcpContextHandle>();
+std::unique_ptr<ContextHandle> open_tcp_context(const ContextOptions& options) {
+  return std::make_unique<TcpContextHandle>(options);
 }
 
 }  // namespace jrdma::jni

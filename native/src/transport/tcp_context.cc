@@ -1,6 +1,7 @@
 #include "transport/tcp_context.h"
 
 #include <netinet/in.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -18,7 +19,7 @@ TcpChannelEntry::TcpChannelEntry(uint32_t channel_key, const EngineOptions& opti
       memory(ChannelMemoryLayout::of(options.depth, options.eager).size),
       engine(channel_key, options, ChannelMemory{memory.data(), memory.size()}, sink) {}
 
-TcpContext::TcpContext() {
+TcpContext::TcpContext(uint32_t adaptive_spin_us) : spin_(uint64_t{adaptive_spin_us} * 1000) {
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0) throw_errno("epoll_create1()", errno);
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -160,15 +161,61 @@ void TcpContext::enqueue(const Command& command) {
 
 // ---- the loop -------------------------------------------------------------------------------------
 
-int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms) {
+// The loop waits as the context's poll mode says, as over verbs (core/adaptive_spin.h) with the
+// sockets in place of the CQ: busy polls epoll without sleeping, adaptive polls it for the learned
+// budget after activity before it sleeps, event sleeps at once. A sleep lasts at most 100 ms (the tick).
+int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode) {
+  using Clock = std::chrono::steady_clock;
   loop_thread_.store(std::this_thread::get_id());
   run_commands();
   tick();
+  bool work_waiting;
   {
     std::lock_guard<std::mutex> progress(progressed_mutex_);
-    bool work_waiting = records_.pending() || !progressed_.empty();
-    timeout_ms = work_waiting ? 0 : std::min(timeout_ms < 0 ? 100 : timeout_ms, 100);  // 100: the tick
+    work_waiting = records_.pending() || !progressed_.empty();
   }
+  if (work_waiting) return poll_sockets(out, capacity, 0);
+  const int sleep_ms = std::min(timeout_ms < 0 ? 100 : timeout_ms, 100);
+  const Clock::time_point idle_since = Clock::now();
+  if (mode == PollMode::kBusy) {
+    for (unsigned spins = 1;; ++spins) {
+      if (int n = poll_sockets(out, capacity, 0); n > 0 || woken_) return n;
+      if ((spins & 255) == 0) {
+        tick();
+        if (Clock::now() - idle_since >= std::chrono::milliseconds(sleep_ms)) return records_.take(out, capacity);
+        sched_yield();  // let a thread that shares this CPU go first; returns at once if none wants it
+      }
+    }
+  }
+  if (mode == PollMode::kAdaptive && spin_.budget_ns() > 0) {
+    const auto budget = std::chrono::nanoseconds(spin_.budget_ns());
+    for (unsigned spins = 1;; ++spins) {
+      int n = poll_sockets(out, capacity, 0);
+      Clock::duration waited = Clock::now() - idle_since;
+      if (n > 0 || woken_) {
+        spin_.found(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count()));
+        return n;
+      }
+      if (waited >= budget) {
+        spin_.missed();
+        break;
+      }
+      if ((spins & 15) == 0) sched_yield();
+    }
+  }
+  int n = poll_sockets(out, capacity, sleep_ms);
+  if (mode == PollMode::kAdaptive && n > 0) {
+    // Work ended the sleep: a spin from the moment the loop ran out of work would have caught it.
+    spin_.woken_after(static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - idle_since).count()));
+  }
+  return n;
+}
+
+// One epoll_wait (timeout_ms 0: a poll), the events dispatched, commands and progressed channels
+// run; returns the records. woken_ says whether another thread woke the loop (Java's tasks).
+int TcpContext::poll_sockets(EventRecord* out, int capacity, int timeout_ms) {
+  woken_ = false;
   epoll_event events[64];
   int n = ::epoll_wait(epoll_fd_, events, 64, timeout_ms);
   for (int i = 0; i < n; ++i) {
@@ -178,6 +225,7 @@ int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms) {
         uint64_t count;
         while (::read(wake_fd_, &count, sizeof count) > 0) {
         }
+        woken_ = true;
         break;
       }
       case Watched::kListener:

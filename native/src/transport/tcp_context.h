@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/adaptive_spin.h"
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
 #include "protocol/record_queue.h"
@@ -86,14 +87,16 @@ struct TcpChannelEntry {
 
 class TcpContext : public EventSink, public TransportWaker {
  public:
-  TcpContext();
+  // `adaptive_spin_us`: the longest spin of PollMode::kAdaptive (RdmaConfig.adaptiveSpinMicros).
+  explicit TcpContext(uint32_t adaptive_spin_us = 100);
   ~TcpContext() override;
   TcpContext(const TcpContext&) = delete;
   TcpContext& operator=(const TcpContext&) = delete;
 
   // Waits for socket events, records or a wake-up and writes up to `capacity` records; runs the
-  // queued commands and the engines' tick. timeout_ms < 0 waits without limit.
-  int wait_events(EventRecord* out, int capacity, int timeout_ms);
+  // queued commands and the engines' tick. timeout_ms < 0 waits without limit (100 ms at most per
+  // call: the tick); `mode` says how (core/adaptive_spin.h).
+  int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode = PollMode::kEvent);
   void wake() noexcept;
   MemoryTable& memory() noexcept { return memory_; }
 
@@ -133,6 +136,7 @@ class TcpContext : public EventSink, public TransportWaker {
     sockaddr_storage local{};
     bool has_local = false;
   };
+  int poll_sockets(EventRecord* out, int capacity, int timeout_ms);
   void enqueue(const Command& command);
   void run_commands();
   void start_connect(const Command& command);
@@ -176,6 +180,8 @@ class TcpContext : public EventSink, public TransportWaker {
   std::vector<uint32_t> progressed_;  // keys of channels to process again
   std::vector<uint32_t> progressing_;  // loop thread
   std::atomic<std::thread::id> loop_thread_{};
+  AdaptiveSpin spin_;    // loop thread
+  bool woken_ = false;   // loop thread: the last poll read a wake-up
   void process_progressed();
 };
 

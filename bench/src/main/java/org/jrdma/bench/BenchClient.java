@@ -91,7 +91,10 @@ final class BenchClient {
      */
     static int iterationsFor(String test, int size, BenchOptions options) {
         boolean latency = test.endsWith("_lat");
-        int asked = latency ? options.latencyIterations : options.bandwidthIterations;
+        return cappedIterations(latency ? options.latencyIterations : options.bandwidthIterations, size, latency);
+    }
+
+    static int cappedIterations(int asked, int size, boolean latency) {
         long budget = latency ? 16L << 20 : 64L << 20;
         int floor = latency ? 50 : 100;
         return (int) Math.min(asked, Math.max(floor, budget / size));

@@ -66,7 +66,7 @@ final class BenchCommand implements Callable<Integer> {
         if (options.casesFromStdin) {
             return runCasesFromStdin(client, ctx, options, out);
         }
-        out.printf("jrdma bench: %s port %d, mtu %d, %s mode, warm-up %d, window %d%n", ctx.device().name(),
+        out.printf("jrdma bench over %s: %s port %d, mtu %d, %s mode, warm-up %d, window %d%n", ctx.transport(), ctx.device().name(),
                 ctx.port().number(), ctx.mtu(), mode(options), options.warmup, options.window);
         emulationNotice(ctx, out);
         out.println("latency: one-way (round trip / 2) for send_lat and write_lat, round trip for read_lat, as perftest;"
@@ -177,6 +177,11 @@ final class BenchCommand implements Callable<Integer> {
      */
     static void emulationNotice(RdmaContext ctx, PrintStream out) {
         String name = ctx.device().name();
+        if (ctx.transport() == org.jrdma.Transport.TCP) {
+            out.println("note: TCP transport (no RDMA device used): these figures measure sockets and the peer's"
+                    + " library serving one-sided operations, not RDMA");
+            return;
+        }
         if (name.startsWith("rxe") || name.startsWith("siw")
                 || !java.nio.file.Files.exists(java.nio.file.Path.of("/sys/class/infiniband", name, "device"))) {
             out.println("note: " + name + " is an emulated device (Soft-RoCE/siw in the kernel): these figures measure"
@@ -192,7 +197,7 @@ final class BenchCommand implements Callable<Integer> {
         RdmaConfig env = RdmaConfig.fromEnvironment();
         RdmaConfig.Builder b = RdmaConfig.builder().queueDepth(env.queueDepth()).timeout(env.timeout())
                 .retryCount(env.retryCount()).serviceLevel(env.serviceLevel()).trafficClass(env.trafficClass())
-                .pkeyIndex(env.pkeyIndex()).adaptiveSpinMicros(env.adaptiveSpinMicros());
+                .pkeyIndex(env.pkeyIndex()).adaptiveSpinMicros(env.adaptiveSpinMicros()).transport(env.transport());
         if (env.device() != null) {
             b.device(env.device());
             if (env.port() != 0) {

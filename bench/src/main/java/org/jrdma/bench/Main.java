@@ -17,7 +17,7 @@ import picocli.CommandLine.ParameterException;
 @Command(name = "jrdma-bench", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "jrdma's benchmarks and examples; without a command: devices.",
         subcommands = {DevicesCommand.class, PingPongCommand.class, BenchCommand.class, KeyedCommand.class, KvCommand.class,
-            AllocCommand.class, IdleCpuCommand.class, CompareReport.class, JmhCommand.class})
+            AllocCommand.class, IdleCpuCommand.class, NioCommand.class, CompareReport.class, JmhCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {
     @Override
     public Integer call() {

@@ -77,8 +77,14 @@ final class PingPongCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The IP of the selected port's GID (RoCE); needed to reach the device over rdma_cm. */
+    /**
+     * The IP of the selected port's GID (RoCE), needed to reach the device over rdma_cm; over TCP (no
+     * RDMA device) the loopback address.
+     */
     static InetAddress gidAddress(RdmaContext ctx) {
+        if (ctx.transport() == org.jrdma.Transport.TCP) {
+            return InetAddress.getLoopbackAddress();
+        }
         return ctx.port().gids().stream().filter(g -> g.index() == ctx.gidIndex()).findFirst()
                 .flatMap(g -> g.ip())
                 .orElseThrow(() -> new IllegalStateException("the selected GID has no IP address: pass the server IP"));
