@@ -74,7 +74,7 @@ class ContextHandle {
 };
 
 std::unique_ptr<ContextHandle> open_verbs_context(const ContextOptions& options);
-// Of the options only the adaptive spin applies (per-listener bounds come with each listen()).
+// Of the options the adaptive spin and the receive budget apply (per-listener bounds come with each listen()).
 std::unique_ptr<ContextHandle> open_tcp_context(const ContextOptions& options);
 
 // "ip port" of a socket address ("" if it is neither IPv4 nor IPv6).

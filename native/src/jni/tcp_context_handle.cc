@@ -36,7 +36,8 @@ socklen_t length_of(const sockaddr_storage& address) {
 
 class TcpContextHandle final : public ContextHandle {
  public:
-  explicit TcpContextHandle(const ContextOptions& options) : context_(options.adaptive_spin_us) {}
+  explicit TcpContextHandle(const ContextOptions& options)
+      : context_(options.adaptive_spin_us, options.receive_budget) {}
 
   int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode) override {
     return context_.wait_events(out, capacity, timeout_ms, mode);

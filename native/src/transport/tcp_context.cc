@@ -19,7 +19,8 @@ TcpChannelEntry::TcpChannelEntry(uint32_t channel_key, const EngineOptions& opti
       memory(ChannelMemoryLayout::of(options.depth, options.eager).size),
       engine(channel_key, options, ChannelMemory{memory.data(), memory.size()}, sink) {}
 
-TcpContext::TcpContext(uint32_t adaptive_spin_us) : spin_(uint64_t{adaptive_spin_us} * 1000) {
+TcpContext::TcpContext(uint32_t adaptive_spin_us, uint64_t receive_budget)
+    : budget_(receive_budget), spin_(uint64_t{adaptive_spin_us} * 1000) {
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0) throw_errno("epoll_create1()", errno);
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -131,7 +132,7 @@ TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const
 TcpChannelEntry* TcpContext::create_channel(const EngineOptions& options) {
   std::lock_guard<std::mutex> lock(table_mutex_);
   uint32_t key = next_key_++;
-  auto channel = std::make_unique<TcpChannelEntry>(key, options, *this);
+  auto channel = std::make_unique<TcpChannelEntry>(key, with_budget(options), *this);
   TcpChannelEntry* raw = channel.get();
   channels_.emplace(key, std::move(channel));
   return raw;
@@ -241,7 +242,30 @@ int TcpContext::poll_sockets(EventRecord* out, int capacity, int timeout_ms) {
   }
   run_commands();
   process_progressed();
+  retry_budget_waiters();
   return records_.take(out, capacity);
+}
+
+EngineOptions TcpContext::with_budget(const EngineOptions& options) noexcept {
+  EngineOptions own = options;
+  own.budget = &budget_;
+  return own;
+}
+
+// Channels whose rendezvous transfers waited for the receive budget try again once bytes came back.
+void TcpContext::retry_budget_waiters() {
+  for (uint32_t key : budget_.waiters_to_retry()) {
+    TcpChannelEntry* channel = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(table_mutex_);
+      auto it = channels_.find(key);
+      if (it != channels_.end()) channel = it->second.get();
+    }
+    if (channel != nullptr) {
+      channel->engine.retry_budget();
+      channel->engine.flush();
+    }
+  }
 }
 
 void TcpContext::run_commands() {

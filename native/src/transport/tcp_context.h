@@ -24,6 +24,7 @@
 #include "core/adaptive_spin.h"
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
+#include "protocol/receive_budget.h"
 #include "protocol/record_queue.h"
 #include "transport/tcp_channel.h"
 #include "transport/tcp_memory.h"
@@ -87,8 +88,9 @@ struct TcpChannelEntry {
 
 class TcpContext : public EventSink, public TransportWaker {
  public:
-  // `adaptive_spin_us`: the longest spin of PollMode::kAdaptive (RdmaConfig.adaptiveSpinMicros).
-  explicit TcpContext(uint32_t adaptive_spin_us = 100);
+  // `adaptive_spin_us`: the longest spin of PollMode::kAdaptive (RdmaConfig.adaptiveSpinMicros);
+  // `receive_budget`: bytes being received by rendezvous, all channels (RdmaConfig.receiveBudget).
+  explicit TcpContext(uint32_t adaptive_spin_us = 100, uint64_t receive_budget = 256ull << 20);
   ~TcpContext() override;
   TcpContext(const TcpContext&) = delete;
   TcpContext& operator=(const TcpContext&) = delete;
@@ -163,6 +165,7 @@ class TcpContext : public EventSink, public TransportWaker {
   int wake_fd_ = -1;
   Watched wake_tag_ = Watched::kWake;
   MemoryTable memory_;
+  ReceiveBudget budget_;  // before the channels: their engines give bytes back as they go
   std::mutex table_mutex_;  // channels_, listeners_, next_key_ (created on any thread, freed by the loop)
   std::unordered_map<uint32_t, std::unique_ptr<TcpChannelEntry>> channels_;
   std::vector<std::unique_ptr<TcpListener>> listeners_;
@@ -183,6 +186,9 @@ class TcpContext : public EventSink, public TransportWaker {
   AdaptiveSpin spin_;    // loop thread
   bool woken_ = false;   // loop thread: the last poll read a wake-up
   void process_progressed();
+  // A channel's engine options with this context's receive budget.
+  EngineOptions with_budget(const EngineOptions& options) noexcept;
+  void retry_budget_waiters();
 };
 
 }  // namespace jrdma::tcp

@@ -241,7 +241,7 @@ void TcpContext::open_from_hello(TcpHello& hello, const wire::Handshake& peer) {
   try {
     std::lock_guard<std::mutex> lock(table_mutex_);
     uint32_t key = next_key_++;
-    auto owned = std::make_unique<TcpChannelEntry>(key, ours, *this);
+    auto owned = std::make_unique<TcpChannelEntry>(key, with_budget(ours), *this);
     channel = owned.get();
     channels_.emplace(key, std::move(owned));
   } catch (const std::bad_alloc&) {
