@@ -151,8 +151,13 @@ TEST(Handshake, RejectsMalformedAndOutOfRangeFields) {
   encode_handshake(authenticating, bytes);
   ASSERT_EQ(RejectReason::kNone, decode_handshake(bytes, sizeof bytes, &in));
   EXPECT_EQ(kFlagAuthenticate, in.flags);
+  Handshake sharing = h;
+  sharing.flags = kFlagSharedMemory;
+  encode_handshake(sharing, bytes);
+  ASSERT_EQ(RejectReason::kNone, decode_handshake(bytes, sizeof bytes, &in));
+  EXPECT_EQ(kFlagSharedMemory, in.flags);
   Handshake unknown_flag = h;
-  unknown_flag.flags = 2;
+  unknown_flag.flags = 4;
   encode_handshake(unknown_flag, bytes);
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, sizeof bytes, &in));
   auto rejects = [&](Handshake bad, RejectReason reason) {
@@ -246,11 +251,11 @@ TEST(Reject, RoundTripsAndIgnoresForeignData) {
   EXPECT_FALSE(decode_reject(bytes, 4, &reason, &detail));
   uint8_t foreign[kRejectSize] = {1, 2, 3};
   EXPECT_FALSE(decode_reject(foreign, sizeof foreign, &reason, &detail));
-  encode_reject(RejectReason::kAuthMismatch, 1, bytes);  // the highest reason decodes
+  encode_reject(RejectReason::kNoSharedMemory, 1, bytes);  // the highest reason decodes
   ASSERT_TRUE(decode_reject(bytes, sizeof bytes, &reason, &detail));
-  EXPECT_EQ(RejectReason::kAuthMismatch, reason);
+  EXPECT_EQ(RejectReason::kNoSharedMemory, reason);
   EXPECT_EQ(1u, detail);
-  encode_reject(static_cast<RejectReason>(13), 0, bytes);
+  encode_reject(static_cast<RejectReason>(14), 0, bytes);
   EXPECT_FALSE(decode_reject(bytes, sizeof bytes, &reason, &detail));
   encode_reject(static_cast<RejectReason>(99), 0, bytes);
   EXPECT_FALSE(decode_reject(bytes, sizeof bytes, &reason, &detail));

@@ -2,8 +2,8 @@
 # Runs inside the VM: the test-rxe JUnit suite with the console launcher, on the class path that
 # the host build wrote (test-rxe/target/vm/classpath.txt). Reports go to test-rxe/target/vm-reports.
 #   junit-suite.sh [--docker] [launcher arguments]
-# Without --docker: every test not tagged "docker", "destroys-topology" or "tcp" (the contract tests
-# over TCP, which the host's mvn verify runs), then (when no test is
+# Without --docker: every test not tagged "docker", "destroys-topology", "tcp" or "shm" (the contract
+# tests over TCP and shared memory, which the host's mvn verify runs), then (when no test is
 # selected) the "destroys-topology" tests last, in a JVM of its own (a send into a link outage leaves
 # rdma_cm unusable over the link for minutes; deleting the veth pair ends it). With --docker: starts
 # a Docker engine in the
@@ -12,7 +12,7 @@
 set -u
 repo=${JRDMA_REPO:?}
 target="$repo/test-rxe/target"
-tags="--exclude-tag=docker --exclude-tag=destroys-topology --exclude-tag=tcp"
+tags="--exclude-tag=docker --exclude-tag=destroys-topology --exclude-tag=tcp --exclude-tag=shm"
 reports="$target/vm-reports/plain"
 native_status=0
 if [ "${1:-}" = --native ]; then

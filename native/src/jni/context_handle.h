@@ -20,9 +20,10 @@
 
 namespace jrdma::jni {
 
-// org.jrdma.Transport's ordinals of the transports a context is opened with (the layout line
-// carries the names; AUTO is resolved in Java before a context is opened).
-enum class TransportKind : int32_t { kVerbs = 1, kTcp = 2 };
+// org.jrdma.Transport's ordinals (the layout line carries the names). Java resolves AUTO to verbs
+// when a device is there; a context opened with kAuto is a TCP context that shares memory with
+// peers on this host when they can (kTcp never, kShm always: others are refused).
+enum class TransportKind : int32_t { kAuto = 0, kVerbs = 1, kTcp = 2, kShm = 3 };
 
 // Memory a peer may reach by key: a verbs memory region, or a TCP memory-table entry.
 class Registration {
@@ -75,7 +76,7 @@ class ContextHandle {
 
 std::unique_ptr<ContextHandle> open_verbs_context(const ContextOptions& options);
 // Of the options the adaptive spin and the receive budget apply (per-listener bounds come with each listen()).
-std::unique_ptr<ContextHandle> open_tcp_context(const ContextOptions& options);
+std::unique_ptr<ContextHandle> open_tcp_context(const ContextOptions& options, TransportKind kind);
 
 // "ip port" of a socket address ("" if it is neither IPv4 nor IPv6).
 std::string address_text(const sockaddr* address);

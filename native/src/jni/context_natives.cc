@@ -27,8 +27,8 @@ ContextHandle* context_of(jlong handle) noexcept { return from_handle<ContextHan
 jlong open0(JNIEnv* env, jclass, jint transport, jstring device, jint port, jint cq_entries, jlong receive_budget,
             jint max_pending, jint adaptive_spin_us) {
   return guarded<jlong>(env, 0, [&] {
-    if (transport != static_cast<jint>(TransportKind::kVerbs) && transport != static_cast<jint>(TransportKind::kTcp)) {
-      throw RdmaError(ErrorKind::kIllegalArgument, "transport " + std::to_string(transport) + " cannot open a context");
+    if (transport < static_cast<jint>(TransportKind::kAuto) || transport > static_cast<jint>(TransportKind::kShm)) {
+      throw RdmaError(ErrorKind::kIllegalArgument, "transport " + std::to_string(transport) + " is not 0..3");
     }
     const char* chars = env->GetStringUTFChars(device, nullptr);
     if (chars == nullptr) throw std::bad_alloc();
@@ -40,8 +40,8 @@ jlong open0(JNIEnv* env, jclass, jint transport, jstring device, jint port, jint
     options.receive_budget = static_cast<uint64_t>(receive_budget);
     options.max_pending_connections = static_cast<uint32_t>(max_pending);
     options.adaptive_spin_us = static_cast<uint32_t>(adaptive_spin_us);
-    if (transport == static_cast<jint>(TransportKind::kTcp)) return to_handle(open_tcp_context(options).release());
-    return to_handle(open_verbs_context(options).release());
+    if (transport == static_cast<jint>(TransportKind::kVerbs)) return to_handle(open_verbs_context(options).release());
+    return to_handle(open_tcp_context(options, static_cast<TransportKind>(transport)).release());
   });
 }
 

@@ -36,8 +36,8 @@ socklen_t length_of(const sockaddr_storage& address) {
 
 class TcpContextHandle final : public ContextHandle {
  public:
-  explicit TcpContextHandle(const ContextOptions& options)
-      : context_(options.adaptive_spin_us, options.receive_budget) {}
+  TcpContextHandle(const ContextOptions& options, tcp::SharedMemory shared_memory)
+      : context_(options.adaptive_spin_us, options.receive_budget, shared_memory) {}
 
   int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode) override {
     return context_.wait_events(out, capacity, timeout_ms, mode);
@@ -87,7 +87,10 @@ class TcpContextHandle final : public ContextHandle {
                            ? address_text(reinterpret_cast<const sockaddr*>(&local))
                            : std::string("-");
     std::string to = peer_address(channel);
-    return "tcp " + from + " -> " + (to.empty() ? std::string("-") : to);
+    const tcp::TcpChannelEntry& e = entry(channel);
+    bool shared = e.transport != nullptr && e.transport->uses_shared_memory();
+    return std::string(shared ? "shared memory (set up over tcp " : "tcp ") + from + " -> " +
+           (to.empty() ? std::string("-") : to) + (shared ? ")" : "");
   }
   std::string refusal_text(int64_t channel) override { return entry(channel).refusal_text; }
 
@@ -113,8 +116,11 @@ class TcpContextHandle final : public ContextHandle {
 
 }  // namespace
 
-std::unique_ptr<ContextHandle> open_tcp_context(const ContextOptions& options) {
-  return std::make_unique<TcpContextHandle>(options);
+std::unique_ptr<ContextHandle> open_tcp_context(const ContextOptions& options, TransportKind kind) {
+  tcp::SharedMemory shared_memory = kind == TransportKind::kShm    ? tcp::SharedMemory::kRequired
+                                    : kind == TransportKind::kAuto ? tcp::SharedMemory::kPreferred
+                                                                   : tcp::SharedMemory::kOff;
+  return std::make_unique<TcpContextHandle>(options, shared_memory);
 }
 
 }  // namespace jrdma::jni

@@ -26,7 +26,7 @@ inline std::string cross_language_layout() {
          "," + field("immediate", offsetof(Submission, immediate)) + "," + field("seq", offsetof(Submission, seq)) + "," +
          field("compare_add", offsetof(Submission, compare_add)) + "," + field("swap", offsetof(Submission, swap)) +
          "; counters " + ChannelCounters::layout() + "; poll modes EVENT,ADAPTIVE,BUSY" +  // core/adaptive_spin.h
-         "; transports AUTO,VERBS,TCP";  // jni/context_handle.h: TransportKind
+         "; transports AUTO,VERBS,TCP,SHM";  // jni/context_handle.h: TransportKind
 }
 
 }  // namespace jrdma

@@ -112,6 +112,61 @@ void TcpChannel::post_receives(const uint32_t* slots, int count) {
 
 void TcpChannel::disconnect() noexcept { ::shutdown(fd_, SHUT_RDWR); }  // the loop then reads the end
 
+void TcpChannel::use_shared_memory(std::unique_ptr<ShmPipe> pipe) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pipe_ = std::move(pipe);
+}
+
+// ---- the byte stream --------------------------------------------------------------------------------
+
+long TcpChannel::transmit(const iovec* parts, int count) {
+  if (pipe_ == nullptr) {
+    msghdr message{};
+    message.msg_iov = const_cast<iovec*>(parts);
+    message.msg_iovlen = static_cast<std::size_t>(count);
+    return ::sendmsg(fd_, &message, MSG_NOSIGNAL);
+  }
+  long written = pipe_->write(parts, count);
+  if (written <= 0) {
+    errno = written < 0 ? EPROTO : EAGAIN;  // full: the reader rings the socket once it made room
+    return -1;
+  }
+  if (pipe_->peer_sleeps()) ring_peer();
+  return written;
+}
+
+long TcpChannel::receive(uint8_t* into, std::size_t length) {
+  if (pipe_ == nullptr) return ::recv(fd_, into, length, 0);
+  long got = pipe_->read(into, length);
+  if (got < 0) {
+    errno = EPROTO;  // the peer's index into the rings cannot be right
+    return -1;
+  }
+  if (pipe_->writer_waits()) ring_peer();
+  if (got > 0) return got;
+  // Empty: the socket's wake-ups are drained (so that the next one is an edge), and its end is the
+  // peer's end — after every frame it put into the ring, which were read first.
+  uint8_t wakeups[256];
+  for (;;) {
+    ssize_t n = ::recv(fd_, wakeups, sizeof wakeups, 0);
+    if (n > 0) continue;
+    if (n == 0) return pipe_->readable() ? receive(into, length) : 0;
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
+    if (pipe_->readable()) return receive(into, length);  // written while we drained
+    errno = EAGAIN;
+    return -1;
+  }
+}
+
+// One byte on the socket wakes the peer's loop; should the socket be full, wake-ups are pending anyway.
+void TcpChannel::ring_peer() noexcept {
+  uint8_t one = 1;
+  if (::send(fd_, &one, 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+    // EAGAIN: unread wake-ups are waiting; EPIPE: the peer is gone and the loop reads the end
+  }
+}
+
 ChannelTransport::Exposure TcpChannel::expose_for_read(uint64_t address, uint64_t length) {
   uint32_t key = memory_.add(address, length, kRemoteRead);
   return Exposure{key, key};
@@ -172,10 +227,7 @@ bool TcpChannel::write_front_locked() {
       parts[n++] = iovec{staging_.data(), step};
     }
     if (n == 0) return true;
-    msghdr message{};
-    message.msg_iov = parts;
-    message.msg_iovlen = static_cast<std::size_t>(n);
-    ssize_t sent = ::sendmsg(fd_, &message, MSG_NOSIGNAL);
+    long sent = transmit(parts, n);
     if (sent < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) {

@@ -6,6 +6,8 @@
 // peer's requests and handing completions to the engine run on the loop thread (process()).
 #pragma once
 
+#include <sys/uio.h>
+
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -16,6 +18,7 @@
 #include "protocol/channel_engine.h"
 #include "protocol/transport.h"
 #include "transport/tcp_frame.h"
+#include "transport/shm_pipe.h"
 #include "transport/tcp_memory.h"
 
 namespace jrdma::tcp {
@@ -52,6 +55,18 @@ class TcpChannel : public ChannelTransport {
   // caller closes the engine; the flushes come with the same call).
   State process(ChannelEngine& engine);
   int fd() const noexcept { return fd_; }
+  // From now on frames go through these shared-memory rings, the socket carries wake-ups only
+  // (shm_pipe.h). Called once, before the first frame either way.
+  void use_shared_memory(std::unique_ptr<ShmPipe> pipe);
+  bool uses_shared_memory() const noexcept { return pipe_ != nullptr; }
+  // The loop, over shared memory: frames are waiting in the incoming ring (no epoll edge says so).
+  bool input_waiting() const noexcept { return pipe_ != nullptr && pipe_->readable(); }
+  // Before the loop sleeps: the peer rings the socket after its next write; true when bytes are
+  // waiting already (then do not sleep). disarm_sleep() once awake.
+  bool arm_sleep() noexcept { return pipe_ != nullptr && pipe_->arm_sleep(); }
+  void disarm_sleep() noexcept {
+    if (pipe_ != nullptr) pipe_->disarm_sleep();
+  }
   void set_waker(TransportWaker* waker, void* cookie) noexcept {
     waker_ = waker;
     cookie_ = cookie;
@@ -104,6 +119,11 @@ class TcpChannel : public ChannelTransport {
     uint32_t imm;
   };
 
+  // The byte stream under the frames: the socket, or the shared-memory rings (then the socket's
+  // bytes are wake-ups, drained here, and its end is the peer's). recv/sendmsg semantics.
+  long receive(uint8_t* into, std::size_t length);
+  long transmit(const iovec* parts, int count);
+  void ring_peer() noexcept;
   void post_chain_locked(const WorkRequest* requests, int count);
   void push_locked(Output output);
   void flush_output_locked();
@@ -123,6 +143,7 @@ class TcpChannel : public ChannelTransport {
   void collect_locked();
 
   const int fd_;
+  std::unique_ptr<ShmPipe> pipe_;  // set once, before the first frame
   uint8_t* const ring_;
   const uint32_t eager_;
   MemoryTable& memory_;

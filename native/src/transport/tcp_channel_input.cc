@@ -44,10 +44,10 @@ bool TcpChannel::read_input() {
     } else if (drained) {
       return true;
     } else if (want >= kDirectReadBytes && into != payload_staging_.data()) {
-      got = ::recv(fd_, into, want, 0);
+      got = receive(into, want);
       drained = got > 0 && static_cast<std::size_t>(got) < want;
     } else {
-      got = ::recv(fd_, input_.data(), input_.size(), 0);
+      got = receive(input_.data(), input_.size());
       if (got > 0) {
         input_begin_ = 0;
         input_end_ = static_cast<std::size_t>(got);

@@ -19,8 +19,8 @@ TcpChannelEntry::TcpChannelEntry(uint32_t channel_key, const EngineOptions& opti
       memory(ChannelMemoryLayout::of(options.depth, options.eager).size),
       engine(channel_key, options, ChannelMemory{memory.data(), memory.size()}, sink) {}
 
-TcpContext::TcpContext(uint32_t adaptive_spin_us, uint64_t receive_budget)
-    : budget_(receive_budget), spin_(uint64_t{adaptive_spin_us} * 1000) {
+TcpContext::TcpContext(uint32_t adaptive_spin_us, uint64_t receive_budget, SharedMemory shared_memory)
+    : budget_(receive_budget), spin_(uint64_t{adaptive_spin_us} * 1000), shared_memory_(shared_memory) {
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0) throw_errno("epoll_create1()", errno);
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -180,7 +180,8 @@ int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms, Poll
   const Clock::time_point idle_since = Clock::now();
   if (mode == PollMode::kBusy) {
     for (unsigned spins = 1;; ++spins) {
-      if (int n = poll_sockets(out, capacity, 0); n > 0 || woken_) return n;
+      bool with_epoll = shm_channels_.empty() || (spins & 15) == 0;
+      if (int n = poll_sockets(out, capacity, 0, with_epoll); n > 0 || woken_) return n;
       if ((spins & 255) == 0) {
         tick();
         if (Clock::now() - idle_since >= std::chrono::milliseconds(sleep_ms)) return records_.take(out, capacity);
@@ -191,7 +192,7 @@ int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms, Poll
   if (mode == PollMode::kAdaptive && spin_.budget_ns() > 0) {
     const auto budget = std::chrono::nanoseconds(spin_.budget_ns());
     for (unsigned spins = 1;; ++spins) {
-      int n = poll_sockets(out, capacity, 0);
+      int n = poll_sockets(out, capacity, 0, shm_channels_.empty() || (spins & 15) == 0);
       Clock::duration waited = Clock::now() - idle_since;
       if (n > 0 || woken_) {
         spin_.found(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count()));
@@ -215,10 +216,17 @@ int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms, Poll
 
 // One epoll_wait (timeout_ms 0: a poll), the events dispatched, commands and progressed channels
 // run; returns the records. woken_ says whether another thread woke the loop (Java's tasks).
-int TcpContext::poll_sockets(EventRecord* out, int capacity, int timeout_ms) {
+int TcpContext::poll_sockets(EventRecord* out, int capacity, int timeout_ms, bool with_epoll) {
   woken_ = false;
   epoll_event events[64];
-  int n = ::epoll_wait(epoll_fd_, events, 64, timeout_ms);
+  int n = 0;
+  if (with_epoll) {
+    // Before a sleep, peers over shared memory are asked to ring the socket when they write.
+    bool armed = timeout_ms != 0 && !shm_channels_.empty();
+    if (armed && arm_shared_memory()) timeout_ms = 0;  // frames are waiting already
+    n = ::epoll_wait(epoll_fd_, events, 64, timeout_ms);
+    if (armed) disarm_shared_memory();
+  }
   for (int i = 0; i < n; ++i) {
     void* object = events[i].data.ptr;
     switch (*static_cast<Watched*>(object)) {
@@ -240,10 +248,25 @@ int TcpContext::poll_sockets(EventRecord* out, int capacity, int timeout_ms) {
         break;
     }
   }
+  // Frames that came through shared memory raise no epoll event: the rings are looked at.
+  for (std::size_t i = 0; i < shm_channels_.size(); ++i) {
+    TcpChannelEntry* channel = shm_channels_[i];
+    if (channel->transport->input_waiting()) on_channel_event(*channel);
+  }
   run_commands();
   process_progressed();
   retry_budget_waiters();
   return records_.take(out, capacity);
+}
+
+bool TcpContext::arm_shared_memory() noexcept {
+  bool waiting = false;
+  for (TcpChannelEntry* channel : shm_channels_) waiting = channel->transport->arm_sleep() || waiting;
+  return waiting;
+}
+
+void TcpContext::disarm_shared_memory() noexcept {
+  for (TcpChannelEntry* channel : shm_channels_) channel->transport->disarm_sleep();
 }
 
 EngineOptions TcpContext::with_budget(const EngineOptions& options) noexcept {
@@ -327,6 +350,7 @@ void TcpContext::tick() {
 }
 
 void TcpContext::forget(TcpChannelEntry* channel) {
+  shm_channels_.erase(std::remove(shm_channels_.begin(), shm_channels_.end(), channel), shm_channels_.end());
   if (channel->transport) channel->transport->disconnect();
   if (channel->fd >= 0) ::close(channel->fd);
   std::lock_guard<std::mutex> lock(table_mutex_);

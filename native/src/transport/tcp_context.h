@@ -26,11 +26,16 @@
 #include "protocol/event_record.h"
 #include "protocol/receive_budget.h"
 #include "protocol/record_queue.h"
+#include "transport/shm_pipe.h"
 #include "transport/tcp_channel.h"
 #include "transport/tcp_memory.h"
 #include "wire/handshake.h"
 
 namespace jrdma::tcp {
+
+// Shared memory with peers on this host (shm_pipe.h): never (transport tcp), when the peer can
+// (auto without a device), or for every channel (transport shm: a peer that cannot is refused).
+enum class SharedMemory : uint8_t { kOff, kPreferred, kRequired };
 
 // The server's answer to a hello: its first byte.
 constexpr uint8_t kAnswerAccepted = 0;
@@ -55,7 +60,9 @@ struct TcpHello {
   Watched watched = Watched::kHello;
   int fd = -1;
   TcpListener* listener = nullptr;
-  uint8_t bytes[wire::kMaxRequestSize] = {};  // handshake, length, connect data
+  uint8_t bytes[wire::kHandshakeSize + 1 + wire::kMaxConnectData + wire::kShmNameSize] = {};  // handshake,
+                                                       // length, connect data, the offered rings' name
+  std::unique_ptr<ShmPipe> pipe;  // the client's rings, opened
   std::size_t received = 0;
   std::chrono::steady_clock::time_point deadline{};
   // Parked for the admission policy (kAdmissionRequest): what the hello said and who sent it.
@@ -84,13 +91,15 @@ struct TcpChannelEntry {
   std::chrono::steady_clock::time_point deadline{};
   std::vector<uint8_t> connect_data;  // active side: sent with the hello (set before connect())
   std::string refusal_text;           // active side: an admission refusal's text
+  std::unique_ptr<ShmPipe> offered;   // active side: the rings named in the hello, until answered
 };
 
 class TcpContext : public EventSink, public TransportWaker {
  public:
   // `adaptive_spin_us`: the longest spin of PollMode::kAdaptive (RdmaConfig.adaptiveSpinMicros);
   // `receive_budget`: bytes being received by rendezvous, all channels (RdmaConfig.receiveBudget).
-  explicit TcpContext(uint32_t adaptive_spin_us = 100, uint64_t receive_budget = 256ull << 20);
+  explicit TcpContext(uint32_t adaptive_spin_us = 100, uint64_t receive_budget = 256ull << 20,
+                      SharedMemory shared_memory = SharedMemory::kOff);
   ~TcpContext() override;
   TcpContext(const TcpContext&) = delete;
   TcpContext& operator=(const TcpContext&) = delete;
@@ -138,7 +147,11 @@ class TcpContext : public EventSink, public TransportWaker {
     sockaddr_storage local{};
     bool has_local = false;
   };
-  int poll_sockets(EventRecord* out, int capacity, int timeout_ms);
+  // One round: epoll (unless `with_epoll` is false: a spin looks at the shared-memory rings only),
+  // the rings, commands; returns the records.
+  int poll_sockets(EventRecord* out, int capacity, int timeout_ms, bool with_epoll = true);
+  bool arm_shared_memory() noexcept;
+  void disarm_shared_memory() noexcept;
   void enqueue(const Command& command);
   void run_commands();
   void start_connect(const Command& command);
@@ -151,7 +164,8 @@ class TcpContext : public EventSink, public TransportWaker {
   void park_for_admission(TcpHello& hello, const wire::Handshake& peer);
   void drop(TcpHello& hello);
   bool read_setup(TcpChannelEntry& channel, std::size_t want);
-  void start_stream(TcpChannelEntry& channel);
+  // The frames go through `rings` when given (shared memory), else through the socket.
+  void start_stream(TcpChannelEntry& channel, std::unique_ptr<ShmPipe> rings = nullptr);
   static wire::Handshake handshake_of(const ChannelEngine& engine);
   void connect_failed(TcpChannelEntry& channel, ChannelFailure failure, int status, wire::RejectReason reason = wire::RejectReason::kNone,
                       uint32_t detail = 0);
@@ -184,6 +198,8 @@ class TcpContext : public EventSink, public TransportWaker {
   std::vector<uint32_t> progressing_;  // loop thread
   std::atomic<std::thread::id> loop_thread_{};
   AdaptiveSpin spin_;    // loop thread
+  const SharedMemory shared_memory_;
+  std::vector<TcpChannelEntry*> shm_channels_;  // loop thread: channels whose frames go through rings
   bool woken_ = false;   // loop thread: the last poll read a wake-up
   void process_progressed();
   // A channel's engine options with this context's receive budget.

@@ -136,11 +136,26 @@ void TcpContext::continue_connect(TcpChannelEntry& channel) {
     if (error != 0) {
       return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kUnreachable, error);
     }
-    uint8_t hello[wire::kMaxRequestSize];
-    wire::encode_handshake(handshake_of(channel.engine), hello);
+    uint8_t hello[sizeof TcpHello::bytes] = {};
+    wire::Handshake ours = handshake_of(channel.engine);
+    std::string rings;
+    if (shared_memory_ != SharedMemory::kOff) {
+      // Rings for a peer on this host: if the server can open them, it is one (shm_pipe.h).
+      try {
+        channel.offered = ShmPipe::create(&rings);
+        ours.flags |= wire::kFlagSharedMemory;
+      } catch (const RdmaError& e) {
+        if (shared_memory_ == SharedMemory::kRequired) return connect_failed(channel, ChannelFailure::kSetupError, e.errno_value());
+      }
+    }
+    wire::encode_handshake(ours, hello);
     wire::encode_connect_data(channel.connect_data.data(), channel.connect_data.size(), hello + wire::kHandshakeSize);
     auto hello_length = static_cast<ssize_t>(wire::kHandshakeSize + 1 + channel.connect_data.size());
-    // At most 56 bytes into an empty socket: all of them or a broken connection.
+    if (channel.offered != nullptr) {
+      std::memcpy(hello + hello_length, rings.data(), rings.size());  // NUL-padded to kShmNameSize
+      hello_length += static_cast<ssize_t>(wire::kShmNameSize);
+    }
+    // At most 88 bytes into an empty socket: all of them or a broken connection.
     if (::send(channel.fd, hello, static_cast<std::size_t>(hello_length), MSG_NOSIGNAL) != hello_length) {
       return connect_failed(channel, ChannelFailure::kConnectError, errno);
     }
@@ -174,8 +189,15 @@ void TcpContext::continue_connect(TcpChannelEntry& channel) {
     }
     if (!read_setup(channel, 1 + wire::kAcceptWithNonceSize)) return;  // the server's nonce follows
   }
+  // The server took our rings, or not (another host, or it will not share memory).
+  bool shared = (peer.flags & wire::kFlagSharedMemory) != 0;
+  if (shared && channel.offered == nullptr) return connect_failed(channel, ChannelFailure::kRejected, 0, wire::RejectReason::kMalformed);
+  if (!shared && shared_memory_ == SharedMemory::kRequired) {
+    return connect_failed(channel, ChannelFailure::kRejected, 0, wire::RejectReason::kNoSharedMemory);
+  }
+  std::unique_ptr<ShmPipe> rings = std::move(channel.offered);
   channel.engine.set_peer(peer);
-  start_stream(channel);
+  start_stream(channel, shared ? std::move(rings) : nullptr);
   if (authenticate) channel.engine.authenticate(true, channel.setup_bytes + 1 + wire::kHandshakeSize);
   channel.engine.open();
 }
@@ -203,13 +225,23 @@ void TcpContext::continue_hello(TcpHello& hello) {
   if (!read_hello(hello, wire::kHandshakeSize + 1)) return;
   std::size_t announced = hello.bytes[wire::kHandshakeSize];
   if (announced > wire::kMaxConnectData) return refuse(hello, wire::RejectReason::kMalformed, 0, 0);
-  if (!read_hello(hello, wire::kHandshakeSize + 1 + announced)) return;
+  std::size_t with_data = wire::kHandshakeSize + 1 + announced;
+  bool offered = (peer.flags & wire::kFlagSharedMemory) != 0;
+  if (!read_hello(hello, with_data + (offered ? wire::kShmNameSize : 0))) return;
   const EngineOptions& ours = listener.options;
   if (peer.eager != ours.eager) return refuse(hello, wire::RejectReason::kEagerMismatch, ours.eager, peer.eager);
   // Both ends hold a pre-shared key, or neither.
   bool we_authenticate = !ours.psk.empty();
   if (we_authenticate != ((peer.flags & wire::kFlagAuthenticate) != 0)) {
     return refuse(hello, wire::RejectReason::kAuthMismatch, we_authenticate ? 1 : 0, 0);
+  }
+  if (offered && shared_memory_ != SharedMemory::kOff && hello.pipe == nullptr) {
+    const char* name = reinterpret_cast<const char*>(hello.bytes + with_data);
+    int error = 0;
+    hello.pipe = ShmPipe::open(std::string(name, strnlen(name, wire::kShmNameSize)), &error);
+  }
+  if (shared_memory_ == SharedMemory::kRequired && hello.pipe == nullptr) {
+    return refuse(hello, wire::RejectReason::kNoSharedMemory, 0, 0);
   }
   if (listener.admission) return park_for_admission(hello, peer);
   open_from_hello(hello, peer);
@@ -255,13 +287,16 @@ void TcpContext::open_from_hello(TcpHello& hello, const wire::Handshake& peer) {
   event.data.ptr = channel;
   ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, channel->fd, &event);
   TcpListener* from = hello.listener;
+  std::unique_ptr<ShmPipe> rings = std::move(hello.pipe);
   drop(hello);
   channel->engine.set_peer(peer);
   uint8_t answer[1 + wire::kAcceptWithNonceSize];
   answer[0] = kAnswerAccepted;
-  wire::encode_handshake(handshake_of(channel->engine), answer + 1);
+  wire::Handshake ours_now = handshake_of(channel->engine);
+  if (rings != nullptr) ours_now.flags |= wire::kFlagSharedMemory;  // we took the client's rings
+  wire::encode_handshake(ours_now, answer + 1);
   std::size_t answer_length = 1 + wire::kHandshakeSize;
-  start_stream(*channel);  // every receive is posted before the client can send a frame
+  start_stream(*channel, std::move(rings));  // every receive is posted before the client can send a frame
   if (we_authenticate) {
     // A fresh nonce per connection: a proof recorded from another connection does not match.
     uint8_t* nonce = answer + 1 + wire::kHandshakeSize;
@@ -278,9 +313,14 @@ void TcpContext::open_from_hello(TcpHello& hello, const wire::Handshake& peer) {
   channel->engine.flush();
 }
 
-void TcpContext::start_stream(TcpChannelEntry& channel) {
+void TcpContext::start_stream(TcpChannelEntry& channel, std::unique_ptr<ShmPipe> rings) {
   channel.transport = std::make_unique<TcpChannel>(channel.fd, channel.memory.data(), channel.engine.options().eager, memory_);
   channel.fd = -1;  // the transport owns it
+  if (rings != nullptr) {
+    rings->unlink();  // both sides hold them now
+    channel.transport->use_shared_memory(std::move(rings));
+    shm_channels_.push_back(&channel);
+  }
   channel.transport->set_waker(this, &channel);
   channel.engine.attach(channel.transport.get());
   channel.setup = TcpChannelEntry::Setup::kOpen;
@@ -288,6 +328,7 @@ void TcpContext::start_stream(TcpChannelEntry& channel) {
 
 void TcpContext::connect_failed(TcpChannelEntry& channel, ChannelFailure failure, int status, wire::RejectReason reason,
                                 uint32_t detail) {
+  channel.offered.reset();  // rings offered and never taken: unmapped and unlinked
   if (channel.fd >= 0) {
     ::close(channel.fd);  // leaves the epoll set
     channel.fd = -1;

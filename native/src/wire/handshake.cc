@@ -45,7 +45,7 @@ RejectReason decode_handshake(const void* data, std::size_t length, Handshake* o
     *out = h;
     return RejectReason::kVersionMismatch;
   }
-  if ((h.flags & ~kFlagAuthenticate) != 0) return RejectReason::kMalformed;
+  if ((h.flags & ~(kFlagAuthenticate | kFlagSharedMemory)) != 0) return RejectReason::kMalformed;
   if (h.credits == 0 || h.credits > kMaxCredits) return RejectReason::kBadCredits;
   if (h.eager < kMinEager || h.eager > kMaxEager) return RejectReason::kEagerMismatch;
   if (h.max_message < h.eager - kHeaderSize || h.max_message > kMaxMessage) return RejectReason::kMalformed;

@@ -3,7 +3,9 @@
 //   offset 0   u32 magic    0x4D44524A ("JRDM")
 //   offset 4   u16 version  protocol version (kProtocolVersion)
 //   offset 6   u16 flags    bit 0 (kFlagAuthenticate): the sender holds a pre-shared key and
-//                           requires mutual authentication; other bits 0
+//                           requires mutual authentication; bit 1 (kFlagSharedMemory, TCP set-up
+//                           only): a client offers the shared-memory rings it named, a server
+//                           took them; other bits 0
 //   offset 8   u32 credits  receive buffers the sender has posted (the peer's send credits)
 //   offset 12  u32 eager    bytes per receive buffer, header included
 //   offset 16  u32 max_message  largest message the sender accepts (eager - header .. 2^31 - 1);
@@ -37,6 +39,8 @@ constexpr uint16_t kProtocolVersion = 4;
 constexpr std::size_t kHandshakeSize = 32;
 constexpr std::size_t kRejectSize = 12;
 constexpr uint16_t kFlagAuthenticate = 1;
+constexpr uint16_t kFlagSharedMemory = 2;
+constexpr std::size_t kShmNameSize = 32;  // a TCP hello with kFlagSharedMemory ends with the rings' name
 constexpr std::size_t kAcceptWithNonceSize = kHandshakeSize + 16;
 constexpr std::size_t kMaxRequestSize = 56;  // rdma_cm's limit for a connect request's private data (RC)
 constexpr std::size_t kMaxConnectData = kMaxRequestSize - kHandshakeSize - 1;  // 23
@@ -77,7 +81,9 @@ enum class RejectReason : uint16_t {
   kAdmissionRefused = 11,  // the server's admission policy said no; detail: its code, then its text
   kAuthMismatch = 12,      // one side holds a pre-shared key, the other not; detail: 1 the server
                            // requires authentication, 0 the server has no key
-  kLastReason = kAuthMismatch,
+  kNoSharedMemory = 13,    // the server takes shared-memory peers only (transport shm) and this
+                           // client offered none, or rings the server could not open (another host)
+  kLastReason = kNoSharedMemory,
 };
 
 void encode_handshake(const Handshake& handshake, uint8_t* out) noexcept;

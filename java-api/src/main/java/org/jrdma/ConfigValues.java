@@ -105,7 +105,7 @@ final class ConfigValues implements Cloneable {
                 return;
             }
         }
-        throw new ConfigurationException(variable + "='" + value + "' is not a transport; allowed: auto, verbs, tcp");
+        throw new ConfigurationException(variable + "='" + value + "' is not a transport; allowed: auto, verbs, tcp, shm");
     }
 
     void pollMode(String value, String variable) {

@@ -227,7 +227,7 @@ public final class RdmaConfig {
 
         /**
          * What carries the channels.
-         * @param transport auto (default), verbs or tcp
+         * @param transport auto (default), verbs, tcp or shm
          * @return this builder
          */
         public Builder transport(Transport transport) {

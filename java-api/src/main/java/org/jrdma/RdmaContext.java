@@ -21,15 +21,18 @@ public interface RdmaContext extends AutoCloseable {
     RdmaConfig config();
 
     /**
-     * What carries this context's channels: the configuration's choice, or what {@link Transport#AUTO} chose.
+     * What carries this context's channels: the configuration's choice, or what {@link Transport#AUTO} chose
+     * (then {@link Transport#TCP} shares memory with peers on the same host that can; a channel's
+     * {@code toString()} says which it uses).
      *
-     * @return {@link Transport#VERBS} or {@link Transport#TCP}
+     * @return {@link Transport#VERBS}, {@link Transport#TCP} or {@link Transport#SHM}
      */
     Transport transport();
 
     /**
-     * The device chosen by the configuration's rules. Over {@link Transport#TCP}: a device named
-     * {@code tcp} with one active Ethernet port, GID index 0 and MTU 0 (none of them applies).
+     * The device chosen by the configuration's rules. Over {@link Transport#TCP} and {@link Transport#SHM}:
+     * a device named {@code tcp} or {@code shm} with one active Ethernet port, GID index 0 and MTU 0 (none
+     * of them applies).
      *
      * @return the device, with its ports as they were at open
      */

@@ -9,7 +9,8 @@ package org.jrdma;
 public enum Transport {
     /**
      * The default: {@link #VERBS} when a device with an active port is there (or {@code device} names
-     * one), else {@link #TCP}.
+     * one), else {@link #TCP} — with shared memory, as {@link #SHM}, for every peer on the same host
+     * that can share it (learned while connecting; the others use TCP).
      */
     AUTO,
     /** RDMA verbs over an RDMA device (InfiniBand, RoCE, iWARP, Soft-RoCE), connected with rdma_cm. */
@@ -17,7 +18,14 @@ public enum Transport {
     /**
      * One TCP connection per channel, no RDMA device or rdma-core needed: one-sided operations are
      * served by the peer's event loop, which checks every key, range and right as an RDMA device does.
-     * The device settings (port, GID, MTU, queue-pair attributes, poll mode) do not apply.
+     * The device settings (port, GID, MTU, queue-pair attributes) do not apply.
      */
-    TCP
+    TCP,
+    /**
+     * Shared memory with peers on the same host: the connection is set up over TCP (loopback or any
+     * local address), then the frames go through two rings in a shared-memory object the client
+     * creates and the server proves it can open (same host, same user, same /dev/shm); the socket only
+     * wakes a sleeping peer and tells when it left. A peer that cannot share memory is refused.
+     */
+    SHM
 }

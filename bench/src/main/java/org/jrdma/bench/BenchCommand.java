@@ -177,9 +177,9 @@ final class BenchCommand implements Callable<Integer> {
      */
     static void emulationNotice(RdmaContext ctx, PrintStream out) {
         String name = ctx.device().name();
-        if (ctx.transport() == org.jrdma.Transport.TCP) {
-            out.println("note: TCP transport (no RDMA device used): these figures measure sockets and the peer's"
-                    + " library serving one-sided operations, not RDMA");
+        if (ctx.transport() != org.jrdma.Transport.VERBS) {
+            out.println("note: " + ctx.transport() + " transport (no RDMA device used): these figures measure sockets or"
+                    + " shared memory and the peer's library serving one-sided operations, not RDMA");
             return;
         }
         if (name.startsWith("rxe") || name.startsWith("siw")

@@ -82,7 +82,7 @@ final class PingPongCommand implements Callable<Integer> {
      * RDMA device) the loopback address.
      */
     static InetAddress gidAddress(RdmaContext ctx) {
-        if (ctx.transport() == org.jrdma.Transport.TCP) {
+        if (ctx.transport() != org.jrdma.Transport.VERBS) {
             return InetAddress.getLoopbackAddress();
         }
         return ctx.port().gids().stream().filter(g -> g.index() == ctx.gidIndex()).findFirst()

@@ -25,7 +25,8 @@ final class ConnectionFailures {
         "server is closing", "server could not allocate the channel", "connection arrived on another port of the device",
         "the server's device does not keep a configured queue-pair attribute",
         "too many connection requests pending", "refused by the server's admission policy",
-        "one side holds a pre-shared key, the other not"};
+        "one side holds a pre-shared key, the other not",
+        "no shared memory with the peer (transport shm takes peers on the same host only)"};
     /** QueuePairAttribute (native/src/transport/verbs_channel.h) -> the variable that configures it. */
     private static final String[] ATTRIBUTES = {"attribute", "RDMA_SL", "RDMA_TRAFFIC_CLASS", "RDMA_MTU", "RDMA_GID_INDEX",
         "RDMA_PKEY"};

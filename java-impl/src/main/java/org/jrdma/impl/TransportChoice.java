@@ -13,26 +13,31 @@ import org.jrdma.Transport;
 
 /**
  * Which transport a context opens with, and over verbs which device: {@link Transport#AUTO} takes
- * verbs when a device has an active port (or the configuration names a device), else TCP — also
- * when rdma-core's libraries are not installed. An explicit {@link Transport#VERBS} fails with the
- * reason instead.
+ * verbs when a device has an active port (or the configuration names a device), else TCP with shared
+ * memory for peers on the same host — also when rdma-core's libraries are not installed. An explicit
+ * {@link Transport#VERBS} fails with the reason instead.
  *
- * @param transport {@link Transport#VERBS} or {@link Transport#TCP}
- * @param selection the device, port, GID and MTU (over TCP: {@link #TCP_DEVICE}, none applies)
+ * @param transport what the context reports: {@link Transport#VERBS}, {@link Transport#TCP} or {@link Transport#SHM}
+ * @param opened    what the native context is opened with (native/src/jni/context_handle.h: AUTO is a
+ *                  TCP context that shares memory with same-host peers that can)
+ * @param selection the device, port, GID and MTU (over TCP and shared memory a stand-in, none applies)
  */
-record TransportChoice(Transport transport, DeviceSelection selection) {
+record TransportChoice(Transport transport, Transport opened, DeviceSelection selection) {
     private static final System.Logger LOG = System.getLogger("org.jrdma");
 
-    /** What a TCP context reports as its device: one active Ethernet port, no GIDs, MTU 0. */
-    static final RdmaDevice TCP_DEVICE = new RdmaDevice("tcp", 0,
-            List.of(new RdmaPort(1, PortState.ACTIVE, LinkLayer.ETHERNET, 0, 0, 0, List.of())));
+    /** What a TCP or shared-memory context reports as its device: one active Ethernet port, no GIDs, MTU 0. */
+    private static RdmaDevice device(String name) {
+        return new RdmaDevice(name, 0, List.of(new RdmaPort(1, PortState.ACTIVE, LinkLayer.ETHERNET, 0, 0, 0, List.of())));
+    }
 
     static TransportChoice choose(RdmaConfig config, Supplier<List<RdmaDevice>> devices) {
         switch (config.transport()) {
             case TCP:
-                return tcp();
+                return sockets(Transport.TCP, Transport.TCP);
+            case SHM:
+                return sockets(Transport.SHM, Transport.SHM);
             case VERBS:
-                return new TransportChoice(Transport.VERBS, DeviceSelection.select(config, devices.get()));
+                return new TransportChoice(Transport.VERBS, Transport.VERBS, DeviceSelection.select(config, devices.get()));
             default:
                 return automatic(config, devices);
         }
@@ -46,19 +51,21 @@ record TransportChoice(Transport transport, DeviceSelection selection) {
             if (config.device() != null) {
                 throw noVerbs;
             }
-            LOG.log(Level.DEBUG, "transport auto: TCP, RDMA is not usable here: {0}", noVerbs.getMessage());
-            return tcp();
+            LOG.log(Level.DEBUG, "transport auto: TCP and shared memory, RDMA is not usable here: {0}", noVerbs.getMessage());
+            return sockets(Transport.TCP, Transport.AUTO);
         }
         boolean anyActive = found.stream().flatMap(d -> d.ports().stream()).anyMatch(p -> p.state() == PortState.ACTIVE);
         if (config.device() == null && !anyActive) {
-            LOG.log(Level.DEBUG, "transport auto: TCP, no RDMA device with an active port ({0} devices)", found.size());
-            return tcp();
+            LOG.log(Level.DEBUG, "transport auto: TCP and shared memory, no RDMA device with an active port ({0} devices)",
+                    found.size());
+            return sockets(Transport.TCP, Transport.AUTO);
         }
-        return new TransportChoice(Transport.VERBS, DeviceSelection.select(config, found));
+        return new TransportChoice(Transport.VERBS, Transport.VERBS, DeviceSelection.select(config, found));
     }
 
-    private static TransportChoice tcp() {
-        RdmaPort port = TCP_DEVICE.ports().get(0);
-        return new TransportChoice(Transport.TCP, new DeviceSelection(TCP_DEVICE, port, 0, 0));
+    /** A context without RDMA: TCP, shared memory or both (AUTO). */
+    private static TransportChoice sockets(Transport reported, Transport opened) {
+        RdmaDevice device = device(reported.name().toLowerCase(java.util.Locale.ROOT));
+        return new TransportChoice(reported, opened, new DeviceSelection(device, device.ports().get(0), 0, 0));
     }
 }

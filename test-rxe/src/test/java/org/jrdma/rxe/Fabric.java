@@ -9,10 +9,11 @@ import org.jrdma.Transport;
 /**
  * What a contract test runs over (the contract classes are written once; each transport has a
  * subclass): verbs on the Soft-RoCE devices of the VM (rxe0, and rxe1 across the veth pair in the
- * two-device topology), or TCP over loopback, which runs anywhere (the host's mvn verify).
+ * two-device topology), TCP over loopback, or shared memory between two contexts of this host (set up
+ * over loopback); the last two run anywhere (the host's mvn verify).
  */
 enum Fabric {
-    VERBS, TCP;
+    VERBS, TCP, SHM;
 
     private static int nextPort = 19000;
     private static int nextTcpPort = 29000 + (int) (ProcessHandle.current().pid() % 2000) * 8;
@@ -26,26 +27,26 @@ enum Fabric {
 
     RdmaConfig serverConfig(RdmaConfig.Builder config) {
         return this == VERBS ? config.transport(Transport.VERBS).device(RxeEnvironment.serverDevice()).build()
-                : config.transport(Transport.TCP).build();
+                : config.transport(Transport.valueOf(name())).build();
     }
 
     RdmaConfig clientConfig(RdmaConfig.Builder config) {
         return this == VERBS ? config.transport(Transport.VERBS).device(RxeEnvironment.clientDevice()).build()
-                : config.transport(Transport.TCP).build();
+                : config.transport(Transport.valueOf(name())).build();
     }
 
     /** A fresh address for a server of this fabric. */
     InetSocketAddress nextAddress() {
         synchronized (Fabric.class) {
             return this == VERBS ? new InetSocketAddress(RxeEnvironment.ADDRESS_0, nextPort++)
-                    : new InetSocketAddress("127.0.0.1", nextTcpPort++);
+                    : new InetSocketAddress("127.0.0.1", nextTcpPort++);  // TCP and SHM share the range
         }
     }
 
     /** The address a client context binds to, so that its connections leave from its own device. */
     InetAddress clientAddress() {
         try {
-            return InetAddress.getByName(this == TCP ? "127.0.0.1"
+            return InetAddress.getByName(this != VERBS ? "127.0.0.1"
                     : RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0);
         } catch (UnknownHostException e) {
             throw new AssertionError(e);
@@ -53,8 +54,8 @@ enum Fabric {
     }
 
     /**
-     * Receiver-not-ready NAKs so far (rxe's hw_counters), which credits must prevent; TCP has no such
-     * thing: a receiver that cannot take a frame leaves it in the socket.
+     * Receiver-not-ready NAKs so far (rxe's hw_counters), which credits must prevent; TCP and shared
+     * memory have no such thing: a receiver that cannot take a frame leaves it in the socket or ring.
      */
     long receiverNotReadyCount() throws java.io.IOException {
         return this == VERBS ? MessagingTest.rnrCount() : 0;
