@@ -144,18 +144,34 @@ long TcpChannel::receive(uint8_t* into, std::size_t length) {
   }
   if (pipe_->writer_waits()) ring_peer();
   if (got > 0) return got;
-  // Empty: the socket's wake-ups are drained (so that the next one is an edge), and its end is the
-  // peer's end — after every frame it put into the ring, which were read first.
+  // Empty: the socket's wake-ups are drained, and its end is the peer's end — after every frame it
+  // put into the ring, which were read first.
+  if (!socket_ended_) {
+    uint8_t wakeups[256];
+    for (;;) {
+      ssize_t n = ::recv(fd_, wakeups, sizeof wakeups, 0);
+      if (n > 0) continue;
+      if (n == 0) {
+        socket_ended_ = true;
+        break;
+      }
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
+      break;
+    }
+  }
+  if (pipe_->readable()) return receive(into, length);  // written while we drained
+  if (socket_ended_) return 0;
+  errno = EAGAIN;
+  return -1;
+}
+
+void TcpChannel::drain_wakeups() {
   uint8_t wakeups[256];
-  for (;;) {
+  while (pipe_ != nullptr && !socket_ended_) {
     ssize_t n = ::recv(fd_, wakeups, sizeof wakeups, 0);
-    if (n > 0) continue;
-    if (n == 0) return pipe_->readable() ? receive(into, length) : 0;
-    if (errno == EINTR) continue;
-    if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
-    if (pipe_->readable()) return receive(into, length);  // written while we drained
-    errno = EAGAIN;
-    return -1;
+    if (n == 0) socket_ended_ = true;  // receive() reports the end once the ring is empty
+    if (n < 0 && errno != EINTR) return;  // EAGAIN: all read; a failure: receive() sees it
   }
 }
 

@@ -67,6 +67,10 @@ class TcpChannel : public ChannelTransport {
   void disarm_sleep() noexcept {
     if (pipe_ != nullptr) pipe_->disarm_sleep();
   }
+  // Over shared memory, when epoll says the socket has bytes: reads every wake-up byte now. Left
+  // there, they pile up (each a segment, costing far more than its byte) until the receive window
+  // closes, and then the peer's next wake-up is not delivered at all.
+  void drain_wakeups();
   void set_waker(TransportWaker* waker, void* cookie) noexcept {
     waker_ = waker;
     cookie_ = cookie;
@@ -144,6 +148,7 @@ class TcpChannel : public ChannelTransport {
 
   const int fd_;
   std::unique_ptr<ShmPipe> pipe_;  // set once, before the first frame
+  bool socket_ended_ = false;      // loop thread, over shared memory: the peer closed the socket
   uint8_t* const ring_;
   const uint32_t eager_;
   MemoryTable& memory_;

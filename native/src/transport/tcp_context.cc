@@ -243,9 +243,12 @@ int TcpContext::poll_sockets(EventRecord* out, int capacity, int timeout_ms, boo
       case Watched::kHello:
         continue_hello(*static_cast<TcpHello*>(object));
         break;
-      case Watched::kChannel:
-        on_channel_event(*static_cast<TcpChannelEntry*>(object));
+      case Watched::kChannel: {
+        auto& channel = *static_cast<TcpChannelEntry*>(object);
+        if (channel.transport != nullptr) channel.transport->drain_wakeups();
+        on_channel_event(channel);
         break;
+      }
     }
   }
   // Frames that came through shared memory raise no epoll event: the rings are looked at.

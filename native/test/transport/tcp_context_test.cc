@@ -18,111 +18,12 @@
 #include <vector>
 
 #include "transport/tcp_context.h"
+#include "test/transport/tcp_loop.h"
 #include "wire/handshake.h"
 #include "wire/message_header.h"
 
 namespace jrdma::test {
 namespace {
-
-// A context and its loop thread; records are kept for the test to wait on, and every message is
-// released at once (its bytes copied first).
-class Loop {
- public:
-  Loop() : thread_([this] { run(); }) {}
-  ~Loop() {
-    stop_ = true;
-    context.wake();
-    thread_.join();
-  }
-
-  // The first record of `kind` (and key, unless 0) within 10 s, taken off the list.
-  bool await(EventKind kind, uint32_t key, EventRecord* out) { return await(kind, kind, key, out); }
-
-  // The first record of either kind.
-  bool await(EventKind kind, EventKind or_kind, uint32_t key, EventRecord* out) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    return changed_.wait_for(lock, std::chrono::seconds(10), [&] {
-      for (auto it = records_.begin(); it != records_.end(); ++it) {
-        bool wanted = it->kind == static_cast<int32_t>(kind) || it->kind == static_cast<int32_t>(or_kind);
-        if (wanted && (key == 0 || static_cast<uint32_t>(it->key) == key)) {
-          *out = *it;
-          records_.erase(it);
-          return true;
-        }
-      }
-      return false;
-    });
-  }
-
-  // An active channel: its messages are read and released like an accepted one's.
-  void track(tcp::TcpChannelEntry* channel) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    channels_[channel->key] = channel;
-  }
-
-  std::vector<std::vector<uint8_t>> messages() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return messages_;
-  }
-
-  tcp::TcpContext context;
-
- private:
-  void run() {
-    EventRecord batch[64];
-    while (!stop_) {
-      int n = context.wait_events(batch, 64, 50);
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (int i = 0; i < n; ++i) {
-        const EventRecord& r = batch[i];
-        if (r.kind == static_cast<int32_t>(EventKind::kIncoming)) {
-          channels_[static_cast<uint32_t>(r.key)] = reinterpret_cast<tcp::TcpChannelEntry*>(static_cast<uintptr_t>(r.c));
-        }
-        if (r.kind == static_cast<int32_t>(EventKind::kMessage)) {
-          tcp::TcpChannelEntry* channel = channels_.at(static_cast<uint32_t>(r.key));
-          const uint8_t* at = channel->memory.data() + static_cast<std::size_t>(r.a) * channel->engine.options().eager +
-                              wire::kHeaderSize;
-          messages_.emplace_back(at, at + r.b);
-          Submission release{};
-          release.kind = static_cast<uint8_t>(OpKind::kReleaseReceive);
-          release.receive_slot = static_cast<uint32_t>(r.a);
-          channel->engine.submit(&release, 1);
-        }
-        records_.push_back(r);
-      }
-      if (n > 0) changed_.notify_all();
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<EventRecord> records_;
-  std::vector<std::vector<uint8_t>> messages_;
-  std::map<uint32_t, tcp::TcpChannelEntry*> channels_;  // passive channels by key
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
-
-sockaddr_storage loopback(uint16_t port) {
-  sockaddr_storage storage{};
-  auto* address = reinterpret_cast<sockaddr_in*>(&storage);
-  address->sin_family = AF_INET;
-  address->sin_port = htons(port);
-  address->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  return storage;
-}
-
-EngineOptions options(uint32_t eager = 1024) {
-  EngineOptions o;
-  o.depth = 16;
-  o.eager = eager;
-  return o;
-}
-
-tcp::TcpListener* listen_on_any_port(Loop& server, const EngineOptions& o, int backlog = 16) {
-  sockaddr_storage any = loopback(0);
-  return server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), o, backlog);
-}
 
 TEST(TcpContext, AConnectionCarriesMessagesBothWaysAndAGracefulCloseReachesThePeer) {
   Loop server;

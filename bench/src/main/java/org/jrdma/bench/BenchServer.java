@@ -84,7 +84,8 @@ final class BenchServer implements ChannelHandler, AutoCloseable {
         int last = Math.max(size, 8) - 8;
         RemoteBuffer client = session.control.clientBuffer();
         for (int i = 1; i <= session.control.iterations(); i++) {
-            if (!MemoryPoller.await(session.exposed.buffer(), last, i, System.nanoTime() + TimeUnit.SECONDS.toNanos(30))) {
+            if (!MemoryPoller.await(session.exposed.buffer(), last, i, System.nanoTime() + TimeUnit.SECONDS.toNanos(30),
+                    context.transport() != org.jrdma.Transport.VERBS)) {
                 log.println("write_lat server: iteration " + i + " never arrived");
                 return;
             }
