@@ -194,7 +194,7 @@ int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms, Poll
     for (unsigned spins = 1;; ++spins) {
       int n = poll_sockets(out, capacity, 0, shm_channels_.empty() || (spins & 15) == 0);
       Clock::duration waited = Clock::now() - idle_since;
-      if (n > 0 || woken_) {
+      if (n > 0 || woken_ || served_) {  // served: a peer's one-sided request, which Java never sees
         spin_.found(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count()));
         return n;
       }
@@ -206,7 +206,7 @@ int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms, Poll
     }
   }
   int n = poll_sockets(out, capacity, sleep_ms);
-  if (mode == PollMode::kAdaptive && n > 0) {
+  if (mode == PollMode::kAdaptive && (n > 0 || served_)) {
     // Work ended the sleep: a spin from the moment the loop ran out of work would have caught it.
     spin_.woken_after(static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - idle_since).count()));
@@ -218,6 +218,7 @@ int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms, Poll
 // run; returns the records. woken_ says whether another thread woke the loop (Java's tasks).
 int TcpContext::poll_sockets(EventRecord* out, int capacity, int timeout_ms, bool with_epoll) {
   woken_ = false;
+  served_ = false;
   epoll_event events[64];
   int n = 0;
   if (with_epoll) {
@@ -247,6 +248,7 @@ int TcpContext::poll_sockets(EventRecord* out, int capacity, int timeout_ms, boo
         auto& channel = *static_cast<TcpChannelEntry*>(object);
         if (channel.transport != nullptr) channel.transport->drain_wakeups();
         on_channel_event(channel);
+        served_ = true;
         break;
       }
     }
@@ -254,7 +256,10 @@ int TcpContext::poll_sockets(EventRecord* out, int capacity, int timeout_ms, boo
   // Frames that came through shared memory raise no epoll event: the rings are looked at.
   for (std::size_t i = 0; i < shm_channels_.size(); ++i) {
     TcpChannelEntry* channel = shm_channels_[i];
-    if (channel->transport->input_waiting()) on_channel_event(*channel);
+    if (channel->transport->input_waiting()) {
+      on_channel_event(*channel);
+      served_ = true;
+    }
   }
   run_commands();
   process_progressed();

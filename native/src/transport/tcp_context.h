@@ -201,6 +201,7 @@ class TcpContext : public EventSink, public TransportWaker {
   const SharedMemory shared_memory_;
   std::vector<TcpChannelEntry*> shm_channels_;  // loop thread: channels whose frames go through rings
   bool woken_ = false;   // loop thread: the last poll read a wake-up
+  bool served_ = false;  // loop thread: the last poll handled a channel's input (work, even without records)
   void process_progressed();
   // A channel's engine options with this context's receive budget.
   EngineOptions with_budget(const EngineOptions& options) noexcept;
