@@ -13,15 +13,13 @@ namespace {
 TEST(ShmContext, ReadsGoThroughTheRingsAndWakeUpBytesDoNotPileUp) {
   Loop server(tcp::SharedMemory::kRequired);  // its loop sleeps between messages (event mode): every one rings
   Loop client(tcp::SharedMemory::kRequired);
-  tcp::TcpListener* listener = listen_on_any_port(server, options());
-  tcp::TcpChannelEntry* channel = client.context.create_channel(options());
-  client.track(channel);
-  client.context.connect(channel, loopback(listener->port), 5000);
+  const char* failed;
+  OpenPair pair = open_pair(server, client, &failed);
+  ASSERT_EQ(nullptr, failed) << failed;
+  tcp::TcpListener* listener = pair.listener;
+  tcp::TcpChannelEntry* channel = pair.client;
+  tcp::TcpChannelEntry* accepted = pair.server;
   EventRecord r;
-  ASSERT_TRUE(client.await(EventKind::kChannelOpen, channel->key, &r));
-  ASSERT_TRUE(server.await(EventKind::kIncoming, 0, &r));
-  auto* accepted = reinterpret_cast<tcp::TcpChannelEntry*>(static_cast<uintptr_t>(r.c));
-  ASSERT_TRUE(server.await(EventKind::kChannelOpen, static_cast<uint32_t>(r.key), &r));
   ASSERT_TRUE(channel->transport->uses_shared_memory());
   ASSERT_TRUE(accepted->transport->uses_shared_memory());
 

@@ -28,16 +28,14 @@ namespace {
 TEST(TcpContext, AConnectionCarriesMessagesBothWaysAndAGracefulCloseReachesThePeer) {
   Loop server;
   Loop client;
-  tcp::TcpListener* listener = listen_on_any_port(server, options());
-  tcp::TcpChannelEntry* channel = client.context.create_channel(options());
-  client.track(channel);
-  client.context.connect(channel, loopback(listener->port), 5000);
+  const char* failed;
+  OpenPair pair = open_pair(server, client, &failed);
+  ASSERT_EQ(nullptr, failed) << failed;
+  tcp::TcpListener* listener = pair.listener;
+  tcp::TcpChannelEntry* channel = pair.client;
+  tcp::TcpChannelEntry* accepted = pair.server;
+  uint32_t server_key = pair.server_key;
   EventRecord r;
-  ASSERT_TRUE(client.await(EventKind::kChannelOpen, channel->key, &r));
-  ASSERT_TRUE(server.await(EventKind::kIncoming, 0, &r));
-  uint32_t server_key = static_cast<uint32_t>(r.key);
-  auto* accepted = reinterpret_cast<tcp::TcpChannelEntry*>(static_cast<uintptr_t>(r.c));
-  ASSERT_TRUE(server.await(EventKind::kChannelOpen, server_key, &r));
 
   std::vector<std::vector<uint8_t>> sent;
   for (uint64_t i = 0; i < 20; ++i) {

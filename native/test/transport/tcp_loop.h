@@ -124,4 +124,32 @@ inline tcp::TcpListener* listen_on_any_port(Loop& server, const EngineOptions& o
   return server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), o, backlog);
 }
 
+// An open channel between two loops: the client's end and the server's (null members if it failed).
+struct OpenPair {
+  tcp::TcpListener* listener = nullptr;
+  tcp::TcpChannelEntry* client = nullptr;
+  tcp::TcpChannelEntry* server = nullptr;
+  uint32_t server_key = 0;
+};
+
+// Listens on a free port, connects and waits until both ends are open; `failed` says where not.
+inline OpenPair open_pair(Loop& server, Loop& client, const char** failed) {
+  OpenPair pair;
+  pair.listener = listen_on_any_port(server, options());
+  pair.client = client.context.create_channel(options());
+  client.track(pair.client);
+  client.context.connect(pair.client, loopback(pair.listener->port), 5000);
+  EventRecord r;
+  *failed = "the client never opened";
+  if (!client.await(EventKind::kChannelOpen, pair.client->key, &r)) return pair;
+  *failed = "the server never accepted";
+  if (!server.await(EventKind::kIncoming, 0, &r)) return pair;
+  pair.server_key = static_cast<uint32_t>(r.key);
+  pair.server = reinterpret_cast<tcp::TcpChannelEntry*>(static_cast<uintptr_t>(r.c));
+  *failed = "the server never opened";
+  if (!server.await(EventKind::kChannelOpen, pair.server_key, &r)) return pair;
+  *failed = nullptr;
+  return pair;
+}
+
 }  // namespace jrdma::test
