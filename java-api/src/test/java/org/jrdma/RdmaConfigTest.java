@@ -27,6 +27,18 @@ class RdmaConfigTest {
         assertEquals(236, config.maxInline());
         assertEquals(PollMode.ADAPTIVE, config.pollMode());
         assertEquals(100, config.adaptiveSpinMicros());
+        assertEquals(Transport.AUTO, config.transport());
+    }
+
+    @Test
+    void readsTheTransportVariable() {
+        assertEquals(Transport.SHM, RdmaConfig.fromEnvironment(Map.of("RDMA_TRANSPORT", "Shm")).transport());
+        assertEquals(Transport.TCP, RdmaConfig.fromEnvironment(Map.of("RDMA_TRANSPORT", "tcp")).transport());
+        assertEquals(Transport.VERBS, RdmaConfig.builder().transport(Transport.VERBS).build().transport());
+        ConfigurationException bad = assertThrows(ConfigurationException.class,
+                () -> RdmaConfig.fromEnvironment(Map.of("RDMA_TRANSPORT", "ib")));
+        assertEquals("RDMA_TRANSPORT='ib' is not a transport; allowed: auto, verbs, tcp, shm", bad.getMessage());
+        assertThrows(NullPointerException.class, () -> RdmaConfig.builder().transport(null));
     }
 
     @Test
