@@ -16,7 +16,9 @@ enum Fabric {
     VERBS, TCP, SHM;
 
     private static int nextPort = 19000;
-    private static int nextTcpPort = 29000 + (int) (ProcessHandle.current().pid() % 2000) * 8;
+    // Below the kernel's ephemeral range (32768 and up by default), where the tests' own client
+    // sockets take their ports: a server port there can be in use by one of them.
+    private static int nextTcpPort = 20000 + (int) (ProcessHandle.current().pid() % 100) * 100;
 
     /** Fails the test when the fabric is not there (a missing device is a failure, never a skip). */
     void require() {
@@ -35,11 +37,22 @@ enum Fabric {
                 : config.transport(Transport.valueOf(name())).build();
     }
 
-    /** A fresh address for a server of this fabric. */
+    /** A fresh address for a server of this fabric (over TCP and shared memory: a port free right now). */
     InetSocketAddress nextAddress() {
         synchronized (Fabric.class) {
-            return this == VERBS ? new InetSocketAddress(RxeEnvironment.ADDRESS_0, nextPort++)
-                    : new InetSocketAddress("127.0.0.1", nextTcpPort++);  // TCP and SHM share the range
+            if (this == VERBS) {
+                return new InetSocketAddress(RxeEnvironment.ADDRESS_0, nextPort++);
+            }
+            for (;;) {  // TCP and SHM share the range
+                InetSocketAddress candidate = new InetSocketAddress("127.0.0.1", nextTcpPort++);
+                try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+                    probe.setReuseAddress(true);  // as the library's listeners: a port in TIME_WAIT is free
+                    probe.bind(candidate);
+                    return candidate;
+                } catch (java.io.IOException inUse) {
+                    // taken by another process: the next one
+                }
+            }
         }
     }
 
