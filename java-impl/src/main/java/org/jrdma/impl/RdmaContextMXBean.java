@@ -6,34 +6,45 @@ package org.jrdma.impl;
  * operations by status, the device's own counters and its completion queue's growth.
  */
 public interface RdmaContextMXBean {
+    /** {@return the device's name (tcp or shm for a context without RDMA)} */
     String getDevice();
 
+    /** {@return the channels open now} */
     int getOpenChannels();
 
+    /** {@return messages sent by all channels, open and closed} */
     long getMessagesSent();
 
+    /** {@return payload bytes sent} */
     long getBytesSent();
 
+    /** {@return messages received} */
     long getMessagesReceived();
 
+    /** {@return payload bytes received} */
     long getBytesReceived();
 
+    /** {@return messages sent by rendezvous} */
     long getRendezvousSent();
 
+    /** {@return messages received by rendezvous} */
     long getRendezvousReceived();
 
+    /** {@return operations that waited in the queue for credits or queue room} */
     long getCreditStalls();
 
+    /** {@return operations reported failed} */
     long getFailedOperations();
 
-    /** Failed operations by status (REM_ACCESS_ERR, RETRY_EXC_ERR, WR_FLUSH_ERR, ...), for the context's lifetime. */
+    /** {@return failed operations by status (REM_ACCESS_ERR, RETRY_EXC_ERR, WR_FLUSH_ERR, ...), for the context's lifetime} */
     java.util.Map<String, Long> getErrorsByStatus();
 
-    /** The device port's own counters (sysfs hw_counters and counters), read now; empty where it has none. */
+    /** {@return the device port's own counters (sysfs hw_counters and counters), read now; empty where it has none} */
     java.util.Map<String, Long> getDeviceCounters();
 
-    /** How often the completion queue grew to serve more queue pairs. */
+    /** {@return how often the completion queue grew to serve more queue pairs} */
     int getCompletionQueueResizes();
 
+    /** {@return the completion queue's entries now (0 without RDMA)} */
     int getCompletionQueueCapacity();
 }
