@@ -124,7 +124,8 @@ void ChannelEngine::agent_reply_locked(const uint8_t* payload) {
   agent_.remove_outgoing(reply.id);
 }
 
-// The peer is done with memory we allocated for it: Java frees it (its key dies with it).
+// The peer is done with memory we allocated for it: Java frees it (its key dies with it; where the
+// transport checks keys itself, the key dies here already, before any later operation of the peer).
 void ChannelEngine::agent_release_locked(const uint8_t* payload) {
   wire::MemoryToken release;
   if (!wire::decode_release(payload, &release)) {
@@ -133,6 +134,7 @@ void ChannelEngine::agent_release_locked(const uint8_t* payload) {
   AgentState::Served* served = agent_.granted(release.address, release.rkey, release.length);
   if (served == nullptr) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kUnknownAllocation));
   agent_.forget(served);
+  if (transport_ != nullptr) transport_->revoke_remote_key(release.rkey);
   sink_.emit(make_record(EventKind::kAgentRelease, key_, 0, static_cast<int32_t>(release.rkey),
                          static_cast<int64_t>(release.address), static_cast<int64_t>(release.length)));
 }

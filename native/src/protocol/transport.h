@@ -57,6 +57,11 @@ class ChannelTransport {
   };
   virtual Exposure expose_for_read(uint64_t address, uint64_t length) = 0;
   virtual void revoke(uint64_t handle) noexcept = 0;
+  // The peer released memory this side granted it under `rkey` (remote-memory agent): where the
+  // transport itself checks keys (TCP, shared memory), the key stops working now, in stream order,
+  // so an operation the peer posted after its release finds nothing. Over verbs the device checks
+  // the key until Java deregisters the memory, as soon as it has the release (default: nothing here).
+  virtual void revoke_remote_key(uint32_t rkey) noexcept { (void)rkey; }
 };
 
 }  // namespace jrdma

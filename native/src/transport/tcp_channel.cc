@@ -319,7 +319,9 @@ void TcpChannel::deliver_receives(ChannelEngine& engine) {
 }
 
 TcpChannel::State TcpChannel::process(ChannelEngine& engine) {
+  input_engine_ = &engine;
   read_input();
+  input_engine_ = nullptr;
   State state;
   int end_status;
   {

@@ -47,6 +47,7 @@ class TcpChannel : public ChannelTransport {
   void disconnect() noexcept override;
   Exposure expose_for_read(uint64_t address, uint64_t length) override;
   void revoke(uint64_t handle) noexcept override;
+  void revoke_remote_key(uint32_t rkey) noexcept override { memory_.remove(rkey); }
 
   // --- loop thread ------------------------------------------------------------------------------
   enum class State { kOpen, kPeerClosed, kFailed };
@@ -177,6 +178,9 @@ class TcpChannel : public ChannelTransport {
   std::size_t input_begin_ = 0;
   std::size_t input_end_ = 0;
   std::deque<ReceiveCompletion> receive_completions_;
+  // During process(): the engine messages are handed to before the peer's next one-sided request is
+  // served, so that a message (e.g. the agent's release) acts before what the peer posted after it.
+  ChannelEngine* input_engine_ = nullptr;
   std::vector<std::pair<uint32_t, int>> send_completions_;  // slot, status; the real ones, then flushes
   std::size_t real_send_completions_ = 0;
   std::vector<uint32_t> receive_flushes_;

@@ -91,6 +91,11 @@ bool TcpChannel::read_input() {
 
 // A header arrived: check it against what this side allows, and say where its payload goes.
 void TcpChannel::begin_frame() {
+  // A one-sided request acts on memory now: the messages before it in the stream are handed over
+  // first, as an RC queue pair's receive completions precede what the peer posted after them.
+  bool one_sided = in_.frame.type == FrameType::kWrite || in_.frame.type == FrameType::kWriteImmediate ||
+                   in_.frame.type == FrameType::kReadRequest || in_.frame.type == FrameType::kAtomicRequest;
+  if (one_sided && input_engine_ != nullptr && !receive_completions_.empty()) deliver_receives(*input_engine_);
   in_.into = nullptr;
   in_.through_table = false;
   in_.refused = false;

@@ -148,9 +148,13 @@ public interface RdmaChannel extends AutoCloseable {
     /**
      * Gives back memory {@link #allocateRemote} got from this channel's peer: the peer frees it and its
      * token stops working. Operations on it issued before this one complete first (channel order).
+     * Over TCP and shared memory the token is dead for every operation issued after this one on the
+     * channel; over verbs the device accepts it until the peer's event loop, which has the release
+     * when this completes, has deregistered the memory (a matter of microseconds: do not use a
+     * released token).
      *
      * @param allocated a token {@link #allocateRemote} completed with on this channel
-     * @return completes when the peer has freed it
+     * @return completes when the release has reached the peer
      */
     CompletableFuture<Void> releaseRemote(RemoteBuffer allocated);
 
