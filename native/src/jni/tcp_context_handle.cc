@@ -13,6 +13,9 @@ namespace jrdma::jni {
 
 namespace {
 
+constexpr uint32_t kStreamReads = 16;
+constexpr uint32_t kStreamReadChunk = 1u << 20;
+
 class TcpRegistration final : public Registration {
  public:
   TcpRegistration(tcp::MemoryTable& table, uint32_t key) : table_(table), key_(key) {}
@@ -29,6 +32,16 @@ class TcpRegistration final : public Registration {
   tcp::MemoryTable& table_;
   uint32_t key_;
 };
+
+// A channel's engine options over TCP or shared memory. The READ settings a verbs context takes from
+// its device (ChannelOptions leaves one READ in flight for it to fill in) are the stream's own here:
+// READs pipeline without limit of a queue pair, so a transfer keeps several in flight.
+EngineOptions stream_options(const ChannelOptions& options) {
+  EngineOptions engine = Channel::engine_options(options);
+  engine.max_reads = kStreamReads;
+  engine.read_chunk = kStreamReadChunk;
+  return engine;
+}
 
 socklen_t length_of(const sockaddr_storage& address) {
   return address.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
@@ -53,13 +66,13 @@ class TcpContextHandle final : public ContextHandle {
 
   int64_t listen(const sockaddr_storage& address, const ChannelOptions& options, int backlog) override {
     return to_handle(context_.listen(reinterpret_cast<const sockaddr*>(&address), length_of(address),
-                                     Channel::engine_options(options), backlog, options.max_pending, options.admission));
+                                     stream_options(options), backlog, options.max_pending, options.admission));
   }
   int listener_port(int64_t listener) const override { return from_handle<tcp::TcpListener>(listener)->port; }
   void close_listener(int64_t listener) override { context_.close_listener(from_handle<tcp::TcpListener>(listener)); }
 
   int64_t create_channel(const ChannelOptions& options) override {
-    return to_handle(context_.create_channel(Channel::engine_options(options)));
+    return to_handle(context_.create_channel(stream_options(options)));
   }
   ChannelEngine& engine(int64_t channel) override { return entry(channel).engine; }
   void connect(int64_t channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms,
