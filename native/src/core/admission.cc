@@ -8,27 +8,11 @@
 #include <cstdio>
 #include <string>
 
-#include <arpa/inet.h>
-
 #include "core/context.h"
 #include "core/error.h"
+#include "transport/socket_address.h"
 
 namespace jrdma {
-
-namespace {
-int64_t handle_of(const void* p) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(p)); }
-
-std::string address_text(const sockaddr* address) {
-  char text[INET6_ADDRSTRLEN] = {};
-  const void* ip = address->sa_family == AF_INET6
-                       ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr)
-                       : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(address)->sin_addr);
-  uint16_t port = address->sa_family == AF_INET6 ? reinterpret_cast<const sockaddr_in6*>(address)->sin6_port
-                                                 : reinterpret_cast<const sockaddr_in*>(address)->sin_port;
-  if (inet_ntop(address->sa_family, ip, text, sizeof text) == nullptr) return "";
-  return std::string(text) + " " + std::to_string(ntohs(port));
-}
-}  // namespace
 
 // Throws the RejectReason kMalformed for connect data that does not fit its private data.
 void Context::park_for_admission(Listener* listener, verbs::CmId owned, const wire::Handshake& peer,

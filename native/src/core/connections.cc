@@ -16,8 +16,6 @@
 namespace jrdma {
 
 namespace {
-int64_t handle_of(const void* p) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(p)); }
-
 // Closes a channel whose connection attempt failed (kChannelClosed with kConnectFailed).
 void connect_failed(Channel& channel, ChannelFailure failure, int status,
                     wire::RejectReason reason = wire::RejectReason::kNone, uint32_t detail = 0) {

@@ -78,7 +78,4 @@ std::unique_ptr<ContextHandle> open_verbs_context(const ContextOptions& options)
 // Of the options the adaptive spin and the receive budget apply (per-listener bounds come with each listen()).
 std::unique_ptr<ContextHandle> open_tcp_context(const ContextOptions& options, TransportKind kind);
 
-// "ip port" of a socket address ("" if it is neither IPv4 nor IPv6).
-std::string address_text(const sockaddr* address);
-
 }  // namespace jrdma::jni

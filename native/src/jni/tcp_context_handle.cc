@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "jni/context_handle.h"
 #include "jni/handles.h"
+#include "transport/socket_address.h"
 #include "transport/tcp_context.h"
 
 namespace jrdma::jni {
@@ -85,25 +86,14 @@ class TcpContextHandle final : public ContextHandle {
     const EngineOptions& options = entry(channel).engine.options();
     return ChannelMemory{entry(channel).memory.data(), std::size_t{options.depth} * options.eager};
   }
-  std::string peer_address(int64_t channel) override {
-    sockaddr_storage peer{};
-    socklen_t length = sizeof peer;
-    int fd = socket_of(entry(channel));
-    if (fd < 0 || ::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &length) != 0) return std::string();
-    return address_text(reinterpret_cast<const sockaddr*>(&peer));
-  }
+  std::string peer_address(int64_t channel) override { return socket_end_text(socket_of(entry(channel)), false); }
   std::string describe_link(int64_t channel) override {
-    sockaddr_storage local{};
-    socklen_t length = sizeof local;
-    int fd = socket_of(entry(channel));
-    std::string from = fd >= 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &length) == 0
-                           ? address_text(reinterpret_cast<const sockaddr*>(&local))
-                           : std::string("-");
-    std::string to = peer_address(channel);
     const tcp::TcpChannelEntry& e = entry(channel);
+    std::string from = socket_end_text(socket_of(e), true);
+    std::string to = socket_end_text(socket_of(e), false);
     bool shared = e.transport != nullptr && e.transport->uses_shared_memory();
-    return std::string(shared ? "shared memory (set up over tcp " : "tcp ") + from + " -> " +
-           (to.empty() ? std::string("-") : to) + (shared ? ")" : "");
+    return std::string(shared ? "shared memory (set up over tcp " : "tcp ") + (from.empty() ? "-" : from) + " -> " +
+           (to.empty() ? "-" : to) + (shared ? ")" : "");
   }
   std::string refusal_text(int64_t channel) override { return entry(channel).refusal_text; }
 

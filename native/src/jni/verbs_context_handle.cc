@@ -1,11 +1,11 @@
 // The verbs context (core/context.h) behind JNI's ContextHandle: channels are Channel*, listeners
 // Listener*, admission requests AwaitingAdmission* (the pointers the context's records carry).
 #include <arpa/inet.h>
-#include <netinet/in.h>
 
 #include "core/error.h"
 #include "jni/context_handle.h"
 #include "jni/handles.h"
+#include "transport/socket_address.h"
 #include "verbs/memory_region.h"
 
 namespace jrdma::jni {
@@ -90,19 +90,5 @@ std::unique_ptr<ContextHandle> open_verbs_context(const ContextOptions& options)
   return std::make_unique<VerbsContextHandle>(options);
 }
 
-std::string address_text(const sockaddr* address) {
-  char text[INET6_ADDRSTRLEN] = {};
-  uint16_t port = 0;
-  const void* raw = nullptr;
-  if (address->sa_family == AF_INET) {
-    raw = &reinterpret_cast<const sockaddr_in*>(address)->sin_addr;
-    port = ntohs(reinterpret_cast<const sockaddr_in*>(address)->sin_port);
-  } else if (address->sa_family == AF_INET6) {
-    raw = &reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr;
-    port = ntohs(reinterpret_cast<const sockaddr_in6*>(address)->sin6_port);
-  }
-  if (raw == nullptr || inet_ntop(address->sa_family, raw, text, sizeof text) == nullptr) return std::string();
-  return std::string(text) + " " + std::to_string(port);
-}
 
 }  // namespace jrdma::jni

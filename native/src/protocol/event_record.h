@@ -153,6 +153,10 @@ static_assert(sizeof(EventRecord) == 32 && offsetof(EventRecord, key) == 4 && of
                   offsetof(EventRecord, b) == 12 && offsetof(EventRecord, c) == 16 && offsetof(EventRecord, d) == 24,
               "reported to Java by the layout check (jni/layout.cc)");
 
+// An object of ours as a record's handle (a channel, listener or admission request): Java hands it
+// back to the context that put it there.
+inline int64_t handle_of(const void* object) noexcept { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(object)); }
+
 inline EventRecord make_record(EventKind kind, uint32_t key, int32_t a = 0, int32_t b = 0, int64_t c = 0,
                                int64_t d = 0) noexcept {
   return EventRecord{static_cast<int32_t>(kind), static_cast<int32_t>(key), a, b, c, d};

@@ -146,33 +146,21 @@ long TcpChannel::receive(uint8_t* into, std::size_t length) {
   if (got > 0) return got;
   // Empty: the socket's wake-ups are drained, and its end is the peer's end — after every frame it
   // put into the ring, which were read first.
-  if (!socket_ended_) {
-    uint8_t wakeups[256];
-    for (;;) {
-      ssize_t n = ::recv(fd_, wakeups, sizeof wakeups, 0);
-      if (n > 0) continue;
-      if (n == 0) {
-        socket_ended_ = true;
-        break;
-      }
-      if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
-      break;
-    }
-  }
+  if (!drain_wakeups()) return -1;
   if (pipe_->readable()) return receive(into, length);  // written while we drained
   if (socket_ended_) return 0;
   errno = EAGAIN;
   return -1;
 }
 
-void TcpChannel::drain_wakeups() {
+bool TcpChannel::drain_wakeups() {
   uint8_t wakeups[256];
   while (pipe_ != nullptr && !socket_ended_) {
     ssize_t n = ::recv(fd_, wakeups, sizeof wakeups, 0);
     if (n == 0) socket_ended_ = true;  // receive() reports the end once the ring is empty
-    if (n < 0 && errno != EINTR) return;  // EAGAIN: all read; a failure: receive() sees it
+    if (n < 0 && errno != EINTR) return errno == EAGAIN || errno == EWOULDBLOCK;  // all read, or failed
   }
+  return true;
 }
 
 // One byte on the socket wakes the peer's loop; should the socket be full, wake-ups are pending anyway.

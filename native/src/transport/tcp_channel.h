@@ -70,8 +70,9 @@ class TcpChannel : public ChannelTransport {
   }
   // Over shared memory, when epoll says the socket has bytes: reads every wake-up byte now. Left
   // there, they pile up (each a segment, costing far more than its byte) until the receive window
-  // closes, and then the peer's next wake-up is not delivered at all.
-  void drain_wakeups();
+  // closes, and then the peer's next wake-up is not delivered at all. False (errno set) when the
+  // socket failed; the loop's next read reports it.
+  bool drain_wakeups();
   void set_waker(TransportWaker* waker, void* cookie) noexcept {
     waker_ = waker;
     cookie_ = cookie;

@@ -77,12 +77,7 @@ void TcpContext::process_progressed() {
       progressing_.swap(progressed_);
     }
     for (uint32_t key : progressing_) {
-      TcpChannelEntry* channel = nullptr;
-      {
-        std::lock_guard<std::mutex> lock(table_mutex_);
-        auto it = channels_.find(key);
-        if (it != channels_.end()) channel = it->second.get();
-      }
+      TcpChannelEntry* channel = find(key);
       if (channel != nullptr && channel->transport) {
         channel->transport->process(channel->engine);
         channel->engine.flush();
@@ -90,6 +85,12 @@ void TcpContext::process_progressed() {
     }
     progressing_.clear();
   }
+}
+
+TcpChannelEntry* TcpContext::find(uint32_t key) {
+  std::lock_guard<std::mutex> lock(table_mutex_);
+  auto it = channels_.find(key);
+  return it != channels_.end() ? it->second.get() : nullptr;
 }
 
 void TcpContext::emit(const EventRecord& record) {
@@ -286,12 +287,7 @@ EngineOptions TcpContext::with_budget(const EngineOptions& options) noexcept {
 // Channels whose rendezvous transfers waited for the receive budget try again once bytes came back.
 void TcpContext::retry_budget_waiters() {
   for (uint32_t key : budget_.waiters_to_retry()) {
-    TcpChannelEntry* channel = nullptr;
-    {
-      std::lock_guard<std::mutex> lock(table_mutex_);
-      auto it = channels_.find(key);
-      if (it != channels_.end()) channel = it->second.get();
-    }
+    TcpChannelEntry* channel = find(key);
     if (channel != nullptr) {
       channel->engine.retry_budget();
       channel->engine.flush();

@@ -203,6 +203,8 @@ class TcpContext : public EventSink, public TransportWaker {
   bool woken_ = false;   // loop thread: the last poll read a wake-up
   bool served_ = false;  // loop thread: the last poll handled a channel's input (work, even without records)
   void process_progressed();
+  // The channel with this key, or null (gone). Any thread.
+  TcpChannelEntry* find(uint32_t key);
   // A channel's engine options with this context's receive budget.
   EngineOptions with_budget(const EngineOptions& options) noexcept;
   void retry_budget_waiters();

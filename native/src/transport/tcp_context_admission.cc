@@ -3,40 +3,18 @@
 // taken for it yet — and asks Java (kAdmissionRequest); the policy sees the peer's address and
 // connect data and decides at once on the loop thread. Accepted: the usual answer and channel;
 // refused: a reject carrying the policy's code and text, which the client reports.
-#include <netinet/in.h>
-#include <sys/socket.h>
-
-#include <arpa/inet.h>
-
 #include "core/error.h"
+#include "transport/socket_address.h"
 #include "transport/tcp_context.h"
 
 namespace jrdma::tcp {
-
-namespace {
-int64_t handle_of(const void* object) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(object)); }
-
-std::string peer_of(int fd) {
-  sockaddr_storage peer{};
-  socklen_t length = sizeof peer;
-  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &length) != 0) return "";
-  char text[INET6_ADDRSTRLEN] = {};
-  const bool v6 = peer.ss_family == AF_INET6;
-  const void* ip = v6 ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(&peer)->sin6_addr)
-                      : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(&peer)->sin_addr);
-  uint16_t port = v6 ? reinterpret_cast<const sockaddr_in6*>(&peer)->sin6_port
-                     : reinterpret_cast<const sockaddr_in*>(&peer)->sin_port;
-  if (inet_ntop(peer.ss_family, ip, text, sizeof text) == nullptr) return "";
-  return std::string(text) + " " + std::to_string(ntohs(port));
-}
-}  // namespace
 
 void TcpContext::park_for_admission(TcpHello& hello, const wire::Handshake& peer) {
   hello.awaiting = true;
   hello.peer = peer;
   const uint8_t* data = hello.bytes + wire::kHandshakeSize + 1;
   hello.data.assign(data, data + hello.bytes[wire::kHandshakeSize]);
-  hello.peer_address = peer_of(hello.fd);
+  hello.peer_address = socket_end_text(hello.fd, false);
   emit(make_record(EventKind::kAdmissionRequest, 0, 0, 0, handle_of(&hello), handle_of(hello.listener)));
 }
 

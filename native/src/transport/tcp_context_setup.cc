@@ -14,11 +14,6 @@
 
 namespace jrdma::tcp {
 
-namespace {
-
-int64_t handle_of(const void* object) { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(object)); }
-}  // namespace
-
 // ---- connections (loop thread) ----------------------------------------------------------------
 
 void TcpContext::start_connect(const Command& c) {

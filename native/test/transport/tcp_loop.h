@@ -60,6 +60,12 @@ class Loop {
     channels_[channel->key] = channel;
   }
 
+  // Waits (10 s at most) until `count` messages were copied; false if they were not.
+  bool await_messages(std::size_t count) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::seconds(10), [&] { return messages_.size() >= count; });
+  }
+
   std::vector<std::vector<uint8_t>> messages() {
     std::lock_guard<std::mutex> lock(mutex_);
     return messages_;

@@ -35,8 +35,7 @@ final class JniContext extends NativeResource implements RdmaContext {
     static final int DEFAULT_CQ_ENTRIES = 4096;
 
     private final RdmaConfig config;
-    private final Transport transport;
-    private final Transport opened;
+    private final TransportChoice choice;
     private final DeviceSelection selection;
     private final long handle;
     private final EventLoop loop;
@@ -52,13 +51,12 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     JniContext(RdmaConfig config, TransportChoice choice) {
         this.config = config;
-        this.transport = choice.transport();
-        this.opened = choice.opened();
+        this.choice = choice;
         this.selection = choice.selection();
         this.channelSettings = new ChannelSettings(config, selection);
         this.largeBlocks = new LargeBlocks(this, Math.min(config.receiveBudget(), 128L << 20));
         int cqEntries = config.completionQueueSize() > 0 ? config.completionQueueSize() : DEFAULT_CQ_ENTRIES;
-        this.handle = NativeContext.open0(opened.ordinal(), selection.device().name(), selection.port().number(), cqEntries,
+        this.handle = NativeContext.open0(choice.opened().ordinal(), selection.device().name(), selection.port().number(), cqEntries,
                 config.receiveBudget(), config.maxPendingConnections(), config.adaptiveSpinMicros());
         this.loop = new EventLoop(this, handle, config.pollMode());
         loop.start();
@@ -109,7 +107,7 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     public Transport transport() {
-        return transport;
+        return choice.transport();
     }
 
     @Override
@@ -229,7 +227,7 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     public java.util.Map<String, Long> deviceCounters() {
-        return transport != Transport.VERBS ? java.util.Map.of() : DeviceCounters.read(selection.device().name(), selection.port().number());
+        return transport() != Transport.VERBS ? java.util.Map.of() : DeviceCounters.read(selection.device().name(), selection.port().number());
     }
 
     /** An operation of one of this context's channels failed with this status (its name). */
@@ -458,8 +456,8 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     protected String describe() {
-        return transport == Transport.VERBS ? "context on " + selection.device().name()
-                : "context over " + (opened == Transport.AUTO ? "TCP and shared memory" : transport.name());
+        return transport() == Transport.VERBS ? "context on " + selection.device().name()
+                : "context over " + (choice.opened() == Transport.AUTO ? "TCP and shared memory" : transport().name());
     }
 
     @Override
@@ -489,7 +487,7 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     public String toString() {
-        String link = transport != Transport.VERBS ? "" : " port " + port().number() + " gid " + gidIndex() + " mtu " + mtu();
+        String link = transport() != Transport.VERBS ? "" : " port " + port().number() + " gid " + gidIndex() + " mtu " + mtu();
         return describe() + link + (isClosed() ? " (closed)" : "");
     }
 }

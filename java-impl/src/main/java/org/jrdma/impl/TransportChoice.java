@@ -17,12 +17,11 @@ import org.jrdma.Transport;
  * memory for peers on the same host — also when rdma-core's libraries are not installed. An explicit
  * {@link Transport#VERBS} fails with the reason instead.
  *
- * @param transport what the context reports: {@link Transport#VERBS}, {@link Transport#TCP} or {@link Transport#SHM}
  * @param opened    what the native context is opened with (native/src/jni/context_handle.h: AUTO is a
  *                  TCP context that shares memory with same-host peers that can)
  * @param selection the device, port, GID and MTU (over TCP and shared memory a stand-in, none applies)
  */
-record TransportChoice(Transport transport, Transport opened, DeviceSelection selection) {
+record TransportChoice(Transport opened, DeviceSelection selection) {
     private static final System.Logger LOG = System.getLogger("org.jrdma");
 
     /** What a TCP or shared-memory context reports as its device: one active Ethernet port, no GIDs, MTU 0. */
@@ -30,14 +29,19 @@ record TransportChoice(Transport transport, Transport opened, DeviceSelection se
         return new RdmaDevice(name, 0, List.of(new RdmaPort(1, PortState.ACTIVE, LinkLayer.ETHERNET, 0, 0, 0, List.of())));
     }
 
+    /** {@return what the context reports: VERBS, TCP (also for AUTO: TCP sharing memory where it can) or SHM} */
+    Transport transport() {
+        return opened == Transport.AUTO ? Transport.TCP : opened;
+    }
+
     static TransportChoice choose(RdmaConfig config, Supplier<List<RdmaDevice>> devices) {
         switch (config.transport()) {
             case TCP:
-                return sockets(Transport.TCP, Transport.TCP);
+                return sockets(Transport.TCP);
             case SHM:
-                return sockets(Transport.SHM, Transport.SHM);
+                return sockets(Transport.SHM);
             case VERBS:
-                return new TransportChoice(Transport.VERBS, Transport.VERBS, DeviceSelection.select(config, devices.get()));
+                return new TransportChoice(Transport.VERBS, DeviceSelection.select(config, devices.get()));
             default:
                 return automatic(config, devices);
         }
@@ -52,20 +56,20 @@ record TransportChoice(Transport transport, Transport opened, DeviceSelection se
                 throw noVerbs;
             }
             LOG.log(Level.DEBUG, "transport auto: TCP and shared memory, RDMA is not usable here: {0}", noVerbs.getMessage());
-            return sockets(Transport.TCP, Transport.AUTO);
+            return sockets(Transport.AUTO);
         }
         boolean anyActive = found.stream().flatMap(d -> d.ports().stream()).anyMatch(p -> p.state() == PortState.ACTIVE);
         if (config.device() == null && !anyActive) {
             LOG.log(Level.DEBUG, "transport auto: TCP and shared memory, no RDMA device with an active port ({0} devices)",
                     found.size());
-            return sockets(Transport.TCP, Transport.AUTO);
+            return sockets(Transport.AUTO);
         }
-        return new TransportChoice(Transport.VERBS, Transport.VERBS, DeviceSelection.select(config, found));
+        return new TransportChoice(Transport.VERBS, DeviceSelection.select(config, found));
     }
 
     /** A context without RDMA: TCP, shared memory or both (AUTO). */
-    private static TransportChoice sockets(Transport reported, Transport opened) {
-        RdmaDevice device = device(reported.name().toLowerCase(java.util.Locale.ROOT));
-        return new TransportChoice(reported, opened, new DeviceSelection(device, device.ports().get(0), 0, 0));
+    private static TransportChoice sockets(Transport opened) {
+        RdmaDevice device = device(opened == Transport.SHM ? "shm" : "tcp");
+        return new TransportChoice(opened, new DeviceSelection(device, device.ports().get(0), 0, 0));
     }
 }

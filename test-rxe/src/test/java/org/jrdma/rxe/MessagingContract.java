@@ -79,10 +79,14 @@ abstract class MessagingContract {
     void messagesSentBeforeAGracefulCloseAllReachThePeersHandler() throws Exception {
         try (Endpoints e = new Endpoints(fabric())) {
             InetSocketAddress address = e.address();
-            AtomicInteger received = new AtomicInteger();
-            e.listen(address, (ch, m) -> received.incrementAndGet());
-            RegisteredBuffer out = e.client.allocate(4096);
             int rounds = 20;
+            AtomicInteger received = new AtomicInteger();
+            CountDownLatch all = new CountDownLatch(rounds * 10);
+            e.listen(address, (ch, m) -> {
+                received.incrementAndGet();
+                all.countDown();
+            });
+            RegisteredBuffer out = e.client.allocate(4096);
             for (int round = 0; round < rounds; round++) {
                 RdmaChannel channel = e.connect(address, (ch, m) -> { });
                 for (int i = 0; i < 10; i++) {
@@ -91,10 +95,7 @@ abstract class MessagingContract {
                 channel.close();
                 channel.closeFuture().get(30, TimeUnit.SECONDS);
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (received.get() < rounds * 10 && System.nanoTime() < deadline) {
-                new CountDownLatch(1).await(50, TimeUnit.MILLISECONDS);
-            }
+            all.await(30, TimeUnit.SECONDS);
             assertEquals(rounds * 10, received.get(), "messages delivered of " + rounds * 10 + " sent and completed");
         }
     }
@@ -188,6 +189,7 @@ abstract class MessagingContract {
             int channels = 64;
             int perChannel = 20;
             AtomicInteger atServer = new AtomicInteger();
+            CountDownLatch allArrived = new CountDownLatch(2 * channels * perChannel);  // both directions
             ConcurrentLinkedQueue<RdmaChannel> accepted = new ConcurrentLinkedQueue<>();
             CountDownLatch allAccepted = new CountDownLatch(channels);
             e.listen(address, new ChannelHandler() {
@@ -200,12 +202,16 @@ abstract class MessagingContract {
                 @Override
                 public void onMessage(RdmaChannel channel, RdmaMessage message) {
                     atServer.incrementAndGet();
+                    allArrived.countDown();
                 }
             });
             AtomicInteger atClient = new AtomicInteger();
             List<CompletableFuture<RdmaChannel>> connecting = new ArrayList<>();
             for (int i = 0; i < channels; i++) {
-                connecting.add(e.client.connect(address, e.clientAddress, (ch, m) -> atClient.incrementAndGet()));
+                connecting.add(e.client.connect(address, e.clientAddress, (ch, m) -> {
+                    atClient.incrementAndGet();
+                    allArrived.countDown();
+                }));
             }
             List<RdmaChannel> clientChannels = new ArrayList<>();
             for (CompletableFuture<RdmaChannel> f : connecting) {
@@ -224,11 +230,7 @@ abstract class MessagingContract {
                 }
             }
             CompletableFuture.allOf(sends.toArray(new CompletableFuture[0])).get(120, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while ((atServer.get() < channels * perChannel || atClient.get() < channels * perChannel)
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            allArrived.await(60, TimeUnit.SECONDS);
             assertEquals(channels * perChannel, atServer.get());
             assertEquals(channels * perChannel, atClient.get());
             for (RdmaChannel c : clientChannels) {
