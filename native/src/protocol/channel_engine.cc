@@ -99,7 +99,17 @@ void ChannelEngine::open_locked() {
     if (auth_.client) send_client_proof_locked();
     return;  // kChannelOpen once the peer's proof is checked (receive_auth_locked)
   }
-  announce_open_locked();
+  if (grant_remote_access_locked()) announce_open_locked();
+}
+
+bool ChannelEngine::grant_remote_access_locked() {
+  try {
+    transport_->grant_remote_access();
+    return true;
+  } catch (const RdmaError& e) {
+    finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kSetupError), e.errno_value());
+    return false;
+  }
 }
 
 void ChannelEngine::announce_open_locked() {

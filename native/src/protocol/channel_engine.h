@@ -192,6 +192,9 @@ class ChannelEngine {
   void open_locked();
   void finish_locked(ClosedCause cause, int32_t code = 0, int64_t detail = 0, int64_t detail2 = 0);
   void protocol_error_locked(int32_t code) { finish_locked(ClosedCause::kProtocolError, code); }
+  // The peer is proven (or needs no proof): the transport opens its memory to it. False when that
+  // failed and the channel is closed.
+  bool grant_remote_access_locked();
   uint64_t* results() const noexcept;
   uint8_t* header_slot(uint32_t slot) const noexcept;
 

@@ -76,6 +76,8 @@ void ChannelEngine::receive_auth_locked(uint32_t slot) {
     return finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kAuthFailed),
                          static_cast<int64_t>(AuthFailure::kWrongProof));
   }
+  // Granted before the server's proof leaves: a client that has it may use the memory at once.
+  if (!grant_remote_access_locked()) return;
   if (!auth_.client) {
     crypto::Digest answer = proof(options_.psk, kServerLabel, auth_.client_nonce, auth_.server_nonce);
     send_auth_locked(auth_.server_nonce, answer.data());

@@ -62,6 +62,11 @@ class ChannelTransport {
   // so an operation the peer posted after its release finds nothing. Over verbs the device checks
   // the key until Java deregisters the memory, as soon as it has the release (default: nothing here).
   virtual void revoke_remote_key(uint32_t rkey) noexcept { (void)rkey; }
+  // The peer proved it holds the pre-shared key, or needs no proof: only from now on may its
+  // one-sided requests reach this side's memory (docs/security.md, "Nothing before the proof").
+  // Called once, by the engine, before the channel opens for Java and before the server's own
+  // proof leaves. Throws RdmaError when access cannot be granted (the engine fails the connect).
+  virtual void grant_remote_access() {}
 };
 
 }  // namespace jrdma

@@ -10,102 +10,71 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "crypto/hmac_sha256.h"
 
 namespace jrdma::tcp {
 
 namespace {
-
-// POSIX shared memory is a file in /dev/shm; opening it directly (not shm_open) keeps the library
-// free of librt and of glibc 2.34's symbol versions (docs/architecture.md, "Loads anywhere").
-constexpr const char* kDirectory = "/dev/shm";
-constexpr const char* kPrefix = "/jrdma-";
-constexpr std::size_t kRandomBytes = 12;
-
-std::string path_of(const std::string& name) { return std::string(kDirectory) + name; }
-
-// Only names this library makes: the name comes from the peer, and must not reach another file.
-bool well_formed(const std::string& name) {
-  std::size_t prefix = std::strlen(kPrefix);
-  if (name.size() != prefix + 2 * kRandomBytes || name.compare(0, prefix, kPrefix) != 0) return false;
-  return std::all_of(name.begin() + static_cast<long>(prefix), name.end(),
-                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
+// What makes the file safe to map: nobody can change its size, nor add a seal (F_SEAL_FUTURE_WRITE
+// or F_SEAL_WRITE would stop our writes through the mapping).
+constexpr int kRequiredSeals = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL;
 }  // namespace
 
-std::unique_ptr<ShmPipe> ShmPipe::create(std::string* name) {
-  uint8_t random[kRandomBytes];
-  if (!crypto::random_bytes(random, sizeof random)) throw RdmaError(ErrorKind::kNative, "no random bytes for a name");
-  std::string made = kPrefix;
-  static const char kHex[] = "0123456789abcdef";
-  for (uint8_t b : random) {
-    made += kHex[b >> 4];
-    made += kHex[b & 15];
+std::unique_ptr<ShmPipe> ShmPipe::create() {
+  int fd = ::memfd_create("jrdma-rings", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0) throw_errno("memfd_create(jrdma-rings) for shared-memory rings", errno);
+  auto pipe = std::unique_ptr<ShmPipe>(new ShmPipe(fd, true));
+  if (::ftruncate(fd, static_cast<off_t>(kMappingBytes)) != 0) {
+    throw_errno("ftruncate(" + std::to_string(kMappingBytes) + ") of the shared-memory rings", errno);
   }
-  std::string path = path_of(made);
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) throw_errno("creating the shared-memory rings " + path, errno);
-  void* mapping = MAP_FAILED;
-  if (::ftruncate(fd, static_cast<off_t>(kMappingBytes)) == 0) {
-    mapping = ::mmap(nullptr, kMappingBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  }
-  int error = errno;
-  ::close(fd);
-  if (mapping == MAP_FAILED) {
-    ::unlink(path.c_str());
-    throw_errno("sizing and mapping the shared-memory rings " + path, error);
-  }
-  *name = made;
-  return std::unique_ptr<ShmPipe>(new ShmPipe(mapping, true, made));
-}
-
-std::unique_ptr<ShmPipe> ShmPipe::open(const std::string& name, int* error) {
-  if (!well_formed(name)) {
-    *error = EINVAL;
-    return nullptr;
-  }
-  int fd = ::open(path_of(name).c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) {
-    *error = errno;
-    return nullptr;
-  }
-  // statx (glibc 2.28) rather than fstat, which glibc 2.33 re-versioned.
-  struct statx facts {};
-  void* mapping = MAP_FAILED;
-  if (::statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE | STATX_UID, &facts) != 0) {
-    *error = errno;
-  } else if (!S_ISREG(facts.stx_mode) || facts.stx_size != kMappingBytes || facts.stx_uid != ::geteuid()) {
-    *error = EINVAL;  // not rings this library made for us
-  } else {
-    mapping = ::mmap(nullptr, kMappingBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (mapping == MAP_FAILED) *error = errno;
-  }
-  ::close(fd);
-  if (mapping == MAP_FAILED) return nullptr;
-  auto pipe = std::unique_ptr<ShmPipe>(new ShmPipe(mapping, false, name));
-  pipe->unlink();  // both sides hold it: the name has done its work
+  if (::fcntl(fd, F_ADD_SEALS, kRequiredSeals) != 0) throw_errno("fcntl(F_ADD_SEALS) on the shared-memory rings", errno);
+  pipe->map_file();
   return pipe;
 }
 
-ShmPipe::ShmPipe(void* mapping, bool creator, std::string name)
-    : mapping_(mapping), name_(std::move(name)), linked_(true) {
+std::unique_ptr<ShmPipe> ShmPipe::adopt(int fd, int* error) {
+  auto pipe = std::unique_ptr<ShmPipe>(new ShmPipe(fd, false));  // closes fd if refused
+  int seals = ::fcntl(fd, F_GET_SEALS);
+  // statx (glibc 2.28) rather than fstat, which glibc 2.33 re-versioned.
+  struct statx facts {};
+  if (seals < 0) {
+    *error = errno == EINVAL ? EPERM : errno;  // not a file that can be sealed at all
+  } else if ((seals & kRequiredSeals) != kRequiredSeals) {
+    *error = EPERM;  // the peer could still shrink it under our mapping
+  } else if (::statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE, &facts) != 0) {
+    *error = errno;
+  } else if (!S_ISREG(facts.stx_mode) || facts.stx_size != kMappingBytes) {
+    *error = EINVAL;  // not rings this library made
+  } else {
+    return pipe;
+  }
+  return nullptr;
+}
+
+void ShmPipe::handed_over() noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+void ShmPipe::map() {
+  if (mapping_ != nullptr) return;
+  map_file();
+  handed_over();  // the descriptor has done its work
+}
+
+void ShmPipe::map_file() {
+  void* mapping = ::mmap(nullptr, kMappingBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+  if (mapping == MAP_FAILED) throw_errno("mmap of the shared-memory rings", errno);
+  mapping_ = mapping;
   // The creator writes ring 0 and reads ring 1; the other side the reverse.
-  out_ = ring(creator ? 0 : 1);
-  out_data_ = data(creator ? 0 : 1);
-  in_ = ring(creator ? 1 : 0);
-  in_data_ = data(creator ? 1 : 0);
+  out_ = ring(creator_ ? 0 : 1);
+  out_data_ = data(creator_ ? 0 : 1);
+  in_ = ring(creator_ ? 1 : 0);
+  in_data_ = data(creator_ ? 1 : 0);
 }
 
 ShmPipe::~ShmPipe() {
-  unlink();
-  ::munmap(mapping_, kMappingBytes);
-}
-
-void ShmPipe::unlink() noexcept {
-  if (!linked_) return;
-  linked_ = false;
-  ::unlink(path_of(name_).c_str());  // ENOENT: the peer was first
+  if (fd_ >= 0) ::close(fd_);
+  if (mapping_ != nullptr) ::munmap(mapping_, kMappingBytes);
 }
 
 ShmPipe::Ring* ShmPipe::ring(int i) const noexcept {

@@ -117,10 +117,25 @@ void TcpChannel::use_shared_memory(std::unique_ptr<ShmPipe> pipe) {
   pipe_ = std::move(pipe);
 }
 
+void TcpChannel::grant_remote_access() {
+  if (pipe_ != nullptr) {
+    pipe_->map();  // the server maps the client's rings only now (throws: the engine fails the connect)
+    std::lock_guard<std::mutex> lock(mutex_);
+    Frame frame;
+    frame.type = FrameType::kRingsFollow;
+    Output output;
+    encode_frame(frame, output.header);
+    output.switches_to_rings = true;
+    push_locked(std::move(output));
+    flush_output_locked();
+  }
+  access_granted_.store(true, std::memory_order_release);
+}
+
 // ---- the byte stream --------------------------------------------------------------------------------
 
 long TcpChannel::transmit(const iovec* parts, int count) {
-  if (pipe_ == nullptr) {
+  if (!output_in_rings_) {
     msghdr message{};
     message.msg_iov = const_cast<iovec*>(parts);
     message.msg_iovlen = static_cast<std::size_t>(count);
@@ -136,7 +151,7 @@ long TcpChannel::transmit(const iovec* parts, int count) {
 }
 
 long TcpChannel::receive(uint8_t* into, std::size_t length) {
-  if (pipe_ == nullptr) return ::recv(fd_, into, length, 0);
+  if (!input_in_rings_) return ::recv(fd_, into, length, 0);
   long got = pipe_->read(into, length);
   if (got < 0) {
     errno = EPROTO;  // the peer's index into the rings cannot be right
@@ -155,7 +170,7 @@ long TcpChannel::receive(uint8_t* into, std::size_t length) {
 
 bool TcpChannel::drain_wakeups() {
   uint8_t wakeups[256];
-  while (pipe_ != nullptr && !socket_ended_) {
+  while (input_in_rings_ && !socket_ended_) {
     ssize_t n = ::recv(fd_, wakeups, sizeof wakeups, 0);
     if (n == 0) socket_ended_ = true;  // receive() reports the end once the ring is empty
     if (n < 0 && errno != EINTR) return errno == EAGAIN || errno == EWOULDBLOCK;  // all read, or failed
@@ -196,8 +211,19 @@ void TcpChannel::flush_output_locked() {
       output_.front().completes->done = true;
       progressed_ = true;
     }
+    if (output_.front().switches_to_rings) output_in_rings_ = true;
     output_.pop_front();
   }
+  if (closing_ && output_.empty()) {
+    end_stream_locked(State::kFailed, "the peer asked for memory it may not reach", kStatusRemoteAccess);
+  }
+}
+
+void TcpChannel::close_after_answers() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ != State::kOpen) return;
+  closing_ = true;
+  flush_output_locked();
 }
 
 // Writes what the socket takes of the first frame; true once all of it is written.

@@ -8,6 +8,7 @@
 
 #include <sys/uio.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -48,6 +49,9 @@ class TcpChannel : public ChannelTransport {
   Exposure expose_for_read(uint64_t address, uint64_t length) override;
   void revoke(uint64_t handle) noexcept override;
   void revoke_remote_key(uint32_t rkey) noexcept override { memory_.remove(rkey); }
+  // From now on the peer's one-sided requests are served (before, one closes the stream); with
+  // shared memory, the rings are mapped and this side's frames move into them.
+  void grant_remote_access() override;
 
   // --- loop thread ------------------------------------------------------------------------------
   enum class State { kOpen, kPeerClosed, kFailed };
@@ -56,17 +60,20 @@ class TcpChannel : public ChannelTransport {
   // caller closes the engine; the flushes come with the same call).
   State process(ChannelEngine& engine);
   int fd() const noexcept { return fd_; }
-  // From now on frames go through these shared-memory rings, the socket carries wake-ups only
-  // (shm_pipe.h). Called once, before the first frame either way.
+  // Shared-memory rings both sides hold (shm_pipe.h). Called once, before the first frame. Frames
+  // start on the socket either way; each side moves its own into the rings once the peer proved
+  // itself (grant_remote_access), saying so with kRingsFollow, and reads from the rings once it
+  // got the peer's kRingsFollow. Then the socket carries wake-ups only.
   void use_shared_memory(std::unique_ptr<ShmPipe> pipe);
+  // Both sides agreed on the rings (frames may still be on the socket until both switched).
   bool uses_shared_memory() const noexcept { return pipe_ != nullptr; }
   // The loop, over shared memory: frames are waiting in the incoming ring (no epoll edge says so).
-  bool input_waiting() const noexcept { return pipe_ != nullptr && pipe_->readable(); }
+  bool input_waiting() const noexcept { return input_in_rings_ && pipe_->readable(); }
   // Before the loop sleeps: the peer rings the socket after its next write; true when bytes are
   // waiting already (then do not sleep). disarm_sleep() once awake.
-  bool arm_sleep() noexcept { return pipe_ != nullptr && pipe_->arm_sleep(); }
+  bool arm_sleep() noexcept { return input_in_rings_ && pipe_->arm_sleep(); }
   void disarm_sleep() noexcept {
-    if (pipe_ != nullptr) pipe_->disarm_sleep();
+    if (input_in_rings_) pipe_->disarm_sleep();
   }
   // Over shared memory, when epoll says the socket has bytes: reads every wake-up byte now. Left
   // there, they pile up (each a segment, costing far more than its byte) until the receive window
@@ -108,6 +115,7 @@ class TcpChannel : public ChannelTransport {
     uint32_t table_length = 0;
     std::size_t written = 0;
     Pending* completes = nullptr;  // done once fully written
+    bool switches_to_rings = false;  // kRingsFollow: what comes after it goes into the rings
   };
   struct Incoming {  // the frame being read
     Frame frame;
@@ -141,6 +149,8 @@ class TcpChannel : public ChannelTransport {
   void serve_atomic(const Frame& request);
   Pending* awaiting_response(const Frame& response);
   void violate(const std::string& why, uint8_t status);
+  // A refused access: the stream ends once the answer is out (as both queue pairs go to error).
+  void close_after_answers();
   void end_stream_locked(State state, const std::string& why, int status);
   void end_stream_ended_by_errno_locked(const char* what, int error);
   void deliver_receives(ChannelEngine& engine);
@@ -150,6 +160,9 @@ class TcpChannel : public ChannelTransport {
 
   const int fd_;
   std::unique_ptr<ShmPipe> pipe_;  // set once, before the first frame
+  std::atomic<bool> access_granted_{false};  // the peer proved itself: its one-sided requests are served
+  std::atomic<bool> input_in_rings_{false};  // written by the loop thread: the peer's frames come through the rings
+  bool output_in_rings_ = false;             // under mutex_: our frames go through the rings
   bool socket_ended_ = false;      // loop thread, over shared memory: the peer closed the socket
   uint8_t* const ring_;
   const uint32_t eager_;
@@ -165,6 +178,7 @@ class TcpChannel : public ChannelTransport {
   std::deque<uint32_t> receives_;
   uint64_t next_request_ = 1;
   State state_ = State::kOpen;
+  bool closing_ = false;  // close_after_answers(): nothing more is read, the stream ends once output is out
   std::string failure_;
   int end_status_ = 0;  // the ibv_wc_status the engine closes with when the stream failed
   std::vector<uint8_t> staging_;  // table memory on its way out (under mutex_)

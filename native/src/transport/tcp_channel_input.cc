@@ -22,6 +22,7 @@ bool TcpChannel::read_input() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (state_ != State::kOpen) return false;
+      if (closing_) return true;  // ends once the answers are out: nothing more is read
       if (output_.size() >= kMaxQueuedOutputs) return true;  // the peer's requests wait until answers left
     }
     uint8_t* into;
@@ -75,7 +76,9 @@ bool TcpChannel::read_input() {
         violate("a malformed frame header", kStatusBadResponse);
         return false;
       }
+      bool rings = input_in_rings_;
       begin_frame();
+      if (input_in_rings_ != rings) drained = false;  // the socket was drained; the rings were not read yet
       continue;
     }
     if (in_.through_table && !in_.refused) {
@@ -96,6 +99,10 @@ void TcpChannel::begin_frame() {
   bool one_sided = in_.frame.type == FrameType::kWrite || in_.frame.type == FrameType::kWriteImmediate ||
                    in_.frame.type == FrameType::kReadRequest || in_.frame.type == FrameType::kAtomicRequest;
   if (one_sided && input_engine_ != nullptr && !receive_completions_.empty()) deliver_receives(*input_engine_);
+  // Nothing of our memory before the peer proved itself (docs/security.md): not even an answer.
+  if (one_sided && !access_granted_.load(std::memory_order_acquire)) {
+    return violate("a one-sided request before it proved itself", kStatusRemoteAccess);
+  }
   in_.into = nullptr;
   in_.through_table = false;
   in_.refused = false;
@@ -122,6 +129,7 @@ void TcpChannel::begin_frame() {
       if (!memory_.permits(f.key, f.address, f.length, kRemoteRead)) {
         response.status = kStatusRemoteAccess;
         answer(response);
+        close_after_answers();
       } else {
         response.length = f.length;
         answer(response, f.key, f.address, f.length);
@@ -130,6 +138,15 @@ void TcpChannel::begin_frame() {
     }
     case FrameType::kAtomicRequest:
       serve_atomic(f);
+      break;
+    case FrameType::kRingsFollow:
+      // Only into rings we hold mapped: the client's own from the start, the server's once the
+      // client proved itself (so a peer's early switch cannot make us map anything).
+      if (pipe_ == nullptr || !pipe_->mapped() || input_in_rings_) {
+        return violate("frames through rings it was not given", kStatusBadResponse);
+      }
+      input_in_rings_.store(true, std::memory_order_relaxed);
+      input_begin_ = input_end_;  // what the socket read ahead past this frame: wake-up bytes
       break;
     case FrameType::kReadResponse: {
       Pending* read = awaiting_response(f);
@@ -180,6 +197,7 @@ void TcpChannel::end_frame() {
       response.request = f.request;
       response.status = in_.refused ? kStatusRemoteAccess : 0;
       answer(response);
+      if (in_.refused) close_after_answers();
       if (f.type == FrameType::kWriteImmediate) {
         // A refused write consumed the receive too; the requester's error closes the channel.
         receive_completions_.push_back({in_.receive_slot, in_.refused ? kStatusRemoteAccess : kStatusSuccess, f.length,
@@ -211,6 +229,7 @@ void TcpChannel::serve_atomic(const Frame& request) {
     response.status = request.address % 8 != 0 ? kStatusRemoteInvalidRequest : kStatusRemoteAccess;
   }
   answer(response);
+  if (response.status != 0) close_after_answers();
 }
 
 void TcpChannel::answer(const Frame& response, uint32_t table_key, uint64_t table_address, uint32_t table_length) {

@@ -78,10 +78,7 @@ void TcpContext::process_progressed() {
     }
     for (uint32_t key : progressing_) {
       TcpChannelEntry* channel = find(key);
-      if (channel != nullptr && channel->transport) {
-        channel->transport->process(channel->engine);
-        channel->engine.flush();
-      }
+      if (channel != nullptr && channel->transport) process(*channel);
     }
     progressing_.clear();
   }
@@ -118,6 +115,13 @@ TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const
   socklen_t bound_length = sizeof bound;
   ::getsockname(listener->fd, reinterpret_cast<sockaddr*>(&bound), &bound_length);
   listener->port = ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);  // same offset for IPv6
+  if (shared_memory_ != SharedMemory::kOff) {
+    try {
+      listener->handover = std::make_unique<ShmHandover>(listener->port);
+    } catch (const RdmaError&) {
+      // Another listener of this host holds this port's handover name: its clients stay on TCP.
+    }
+  }
   TcpListener* raw = listener.get();
   {
     std::lock_guard<std::mutex> lock(table_mutex_);
@@ -313,6 +317,9 @@ void TcpContext::run_commands() {
         for (auto it = listeners_.begin(); it != listeners_.end(); ++it) {
           if (it->get() == c.listener) {
             ::close(c.listener->fd);  // leaves the epoll set with it
+            for (auto& [key, channel] : channels_) {
+              if (channel->pending_in == c.listener) channel->pending_in = nullptr;
+            }
             listeners_.erase(it);
             break;
           }
@@ -338,6 +345,7 @@ void TcpContext::tick() {
     if (channel->setup == TcpChannelEntry::Setup::kOpen) {
       channel->engine.tick(now);
       channel->engine.flush();
+      settle_pending(*channel);  // a proof that timed out
     } else if (channel->fd >= 0 && now > channel->deadline && !channel->engine.closed()) {
       connect_failed(*channel, ChannelFailure::kUnreachable, ETIMEDOUT);
     }
@@ -351,9 +359,28 @@ void TcpContext::tick() {
     }
   }
   for (TcpHello* hello : expired) drop(*hello);
+  // Rings handed over for hellos that never came.
+  std::lock_guard<std::mutex> lock(table_mutex_);
+  for (auto& listener : listeners_) {
+    if (listener->handover != nullptr) listener->handover->expire(now, hello_timeout_);
+  }
+}
+
+void TcpContext::process(TcpChannelEntry& channel) {
+  channel.transport->process(channel.engine);
+  channel.engine.flush();
+  settle_pending(channel);
+}
+
+void TcpContext::settle_pending(TcpChannelEntry& channel) noexcept {
+  if (channel.pending_in == nullptr || (channel.engine.authenticating() && !channel.engine.closed())) return;
+  if (channel.pending_in->pending > 0) --channel.pending_in->pending;
+  channel.pending_in = nullptr;
 }
 
 void TcpContext::forget(TcpChannelEntry* channel) {
+  if (channel->pending_in != nullptr && channel->pending_in->pending > 0) --channel->pending_in->pending;
+  channel->pending_in = nullptr;
   shm_channels_.erase(std::remove(shm_channels_.begin(), shm_channels_.end(), channel), shm_channels_.end());
   if (channel->transport) channel->transport->disconnect();
   if (channel->fd >= 0) ::close(channel->fd);

@@ -26,6 +26,7 @@
 #include "protocol/event_record.h"
 #include "protocol/receive_budget.h"
 #include "protocol/record_queue.h"
+#include "transport/shm_handover.h"
 #include "transport/shm_pipe.h"
 #include "transport/tcp_channel.h"
 #include "transport/tcp_memory.h"
@@ -49,9 +50,10 @@ struct TcpListener {
   int fd = -1;
   EngineOptions options;
   uint16_t port = 0;  // the bound port (useful with port 0)
-  uint32_t max_pending = 64;  // accepted sockets whose hello has not come yet (maxPendingConnections)
+  uint32_t max_pending = 64;  // connections not yet open: before their hello, or proving the key (maxPendingConnections)
   uint32_t pending = 0;       // loop thread
   bool admission = false;     // Java's admission policy decides on each hello that passed its checks
+  std::unique_ptr<ShmHandover> handover;  // same-host clients' rings; null: no shared memory offered
 };
 
 // An accepted socket before its hello: a few bytes, no channel memory. Anyone who can reach the
@@ -60,9 +62,9 @@ struct TcpHello {
   Watched watched = Watched::kHello;
   int fd = -1;
   TcpListener* listener = nullptr;
-  uint8_t bytes[wire::kHandshakeSize + 1 + wire::kMaxConnectData + wire::kShmNameSize] = {};  // handshake,
-                                                       // length, connect data, the offered rings' name
-  std::unique_ptr<ShmPipe> pipe;  // the client's rings, opened
+  uint8_t bytes[wire::kHandshakeSize + 1 + wire::kMaxConnectData + wire::kShmTicketSize] = {};  // handshake,
+                                                       // length, connect data, the offered rings' ticket
+  std::unique_ptr<ShmPipe> pipe;  // the client's rings, checked, not mapped
   std::size_t received = 0;
   std::chrono::steady_clock::time_point deadline{};
   // Parked for the admission policy (kAdmissionRequest): what the hello said and who sent it.
@@ -91,7 +93,9 @@ struct TcpChannelEntry {
   std::chrono::steady_clock::time_point deadline{};
   std::vector<uint8_t> connect_data;  // active side: sent with the hello (set before connect())
   std::string refusal_text;           // active side: an admission refusal's text
-  std::unique_ptr<ShmPipe> offered;   // active side: the rings named in the hello, until answered
+  std::unique_ptr<ShmPipe> offered;   // active side: the rings handed over for the hello, until answered
+  uint16_t remote_port = 0;           // active side: whose handover socket to offer the rings to
+  TcpListener* pending_in = nullptr;  // passive side: still counted as pending there (proving the key)
 };
 
 class TcpContext : public EventSink, public TransportWaker {
@@ -172,6 +176,10 @@ class TcpContext : public EventSink, public TransportWaker {
   void refuse(TcpHello& hello, wire::RejectReason reason, uint32_t detail, uint32_t peer_value);
   static void send_reject(int fd, wire::RejectReason reason, uint32_t detail) noexcept;
   void forget(TcpChannelEntry* channel);
+  // A channel that was proving its key stops counting as pending once it opened or closed.
+  void settle_pending(TcpChannelEntry& channel) noexcept;
+  // Process a channel's input and flush what its engine has to send.
+  void process(TcpChannelEntry& channel);
   void tick();
   void watch(int fd, void* object);
 

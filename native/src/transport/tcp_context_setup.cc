@@ -30,6 +30,7 @@ void TcpContext::start_connect(const Command& c) {
     int error = errno;
     return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kAddressError, error);
   }
+  channel.remote_port = ntohs(reinterpret_cast<const sockaddr_in*>(&c.remote)->sin_port);  // same offset for IPv6
   channel.setup = TcpChannelEntry::Setup::kConnecting;
   channel.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(c.timeout_ms > 0 ? c.timeout_ms : 30000);
   try {
@@ -95,9 +96,7 @@ void TcpContext::on_channel_event(TcpChannelEntry& channel) {
     case TcpChannelEntry::Setup::kAwaitingAnswer:
       return continue_connect(channel);
     case TcpChannelEntry::Setup::kOpen:
-      channel.transport->process(channel.engine);
-      channel.engine.flush();
-      return;
+      return process(channel);
     case TcpChannelEntry::Setup::kCreated:
       return;
   }
@@ -133,22 +132,32 @@ void TcpContext::continue_connect(TcpChannelEntry& channel) {
     }
     uint8_t hello[sizeof TcpHello::bytes] = {};
     wire::Handshake ours = handshake_of(channel.engine);
-    std::string rings;
+    uint8_t ticket[wire::kShmTicketSize];
     if (shared_memory_ != SharedMemory::kOff) {
-      // Rings for a peer on this host: if the server can open them, it is one (shm_pipe.h).
+      // Rings for a peer on this host, handed to the server's handover socket before the hello
+      // that names their ticket (shm_handover.h). A server that answers with the flag took them.
       try {
-        channel.offered = ShmPipe::create(&rings);
-        ours.flags |= wire::kFlagSharedMemory;
+        channel.offered = ShmPipe::create();
       } catch (const RdmaError& e) {
         if (shared_memory_ == SharedMemory::kRequired) return connect_failed(channel, ChannelFailure::kSetupError, e.errno_value());
+      }
+      if (channel.offered != nullptr && crypto::random_bytes(ticket, sizeof ticket) &&
+          ShmHandover::offer(channel.remote_port, ticket, channel.offered->fd())) {
+        channel.offered->handed_over();
+        ours.flags |= wire::kFlagSharedMemory;
+      } else {
+        channel.offered.reset();  // no server of ours on this host has that port
+        if (shared_memory_ == SharedMemory::kRequired) {
+          return connect_failed(channel, ChannelFailure::kRejected, 0, wire::RejectReason::kNoSharedMemory);
+        }
       }
     }
     wire::encode_handshake(ours, hello);
     wire::encode_connect_data(channel.connect_data.data(), channel.connect_data.size(), hello + wire::kHandshakeSize);
     auto hello_length = static_cast<ssize_t>(wire::kHandshakeSize + 1 + channel.connect_data.size());
     if (channel.offered != nullptr) {
-      std::memcpy(hello + hello_length, rings.data(), rings.size());  // NUL-padded to kShmNameSize
-      hello_length += static_cast<ssize_t>(wire::kShmNameSize);
+      std::memcpy(hello + hello_length, ticket, sizeof ticket);
+      hello_length += static_cast<ssize_t>(sizeof ticket);
     }
     // At most 88 bytes into an empty socket: all of them or a broken connection.
     if (::send(channel.fd, hello, static_cast<std::size_t>(hello_length), MSG_NOSIGNAL) != hello_length) {
@@ -195,6 +204,9 @@ void TcpContext::continue_connect(TcpChannelEntry& channel) {
   start_stream(channel, shared ? std::move(rings) : nullptr);
   if (authenticate) channel.engine.authenticate(true, channel.setup_bytes + 1 + wire::kHandshakeSize);
   channel.engine.open();
+  // Frames the server sent right after its answer were read with it, or wait in the socket with
+  // no edge left to announce them (edge-triggered epoll): process them now.
+  process(channel);
 }
 
 // What a side says of itself on the stream: the engine's handshake, with the flag that it holds a
@@ -222,7 +234,7 @@ void TcpContext::continue_hello(TcpHello& hello) {
   if (announced > wire::kMaxConnectData) return refuse(hello, wire::RejectReason::kMalformed, 0, 0);
   std::size_t with_data = wire::kHandshakeSize + 1 + announced;
   bool offered = (peer.flags & wire::kFlagSharedMemory) != 0;
-  if (!read_hello(hello, with_data + (offered ? wire::kShmNameSize : 0))) return;
+  if (!read_hello(hello, with_data + (offered ? wire::kShmTicketSize : 0))) return;
   const EngineOptions& ours = listener.options;
   if (peer.eager != ours.eager) return refuse(hello, wire::RejectReason::kEagerMismatch, ours.eager, peer.eager);
   // Both ends hold a pre-shared key, or neither.
@@ -230,10 +242,12 @@ void TcpContext::continue_hello(TcpHello& hello) {
   if (we_authenticate != ((peer.flags & wire::kFlagAuthenticate) != 0)) {
     return refuse(hello, wire::RejectReason::kAuthMismatch, we_authenticate ? 1 : 0, 0);
   }
-  if (offered && shared_memory_ != SharedMemory::kOff && hello.pipe == nullptr) {
-    const char* name = reinterpret_cast<const char*>(hello.bytes + with_data);
+  if (offered && listener.handover != nullptr && hello.pipe == nullptr) {
+    // The rings the client handed over before this hello: checked (sealed, sized), not mapped —
+    // that waits for the client's proof (TcpChannel::grant_remote_access).
+    int fd = listener.handover->claim(hello.bytes + with_data);
     int error = 0;
-    hello.pipe = ShmPipe::open(std::string(name, strnlen(name, wire::kShmNameSize)), &error);
+    if (fd >= 0) hello.pipe = ShmPipe::adopt(fd, &error);
   }
   if (shared_memory_ == SharedMemory::kRequired && hello.pipe == nullptr) {
     return refuse(hello, wire::RejectReason::kNoSharedMemory, 0, 0);
@@ -283,6 +297,11 @@ void TcpContext::open_from_hello(TcpHello& hello, const wire::Handshake& peer) {
   ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, channel->fd, &event);
   TcpListener* from = hello.listener;
   std::unique_ptr<ShmPipe> rings = std::move(hello.pipe);
+  if (we_authenticate) {
+    // Until its proof checks, the channel keeps the hello's place among the pending connections.
+    channel->pending_in = from;
+    hello.listener = nullptr;
+  }
   drop(hello);
   channel->engine.set_peer(peer);
   uint8_t answer[1 + wire::kAcceptWithNonceSize];
@@ -304,15 +323,13 @@ void TcpContext::open_from_hello(TcpHello& hello, const wire::Handshake& peer) {
   }
   emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(from)));
   channel->engine.open();
-  channel->transport->process(channel->engine);  // frames that came with the hello
-  channel->engine.flush();
+  process(*channel);  // frames that came with the hello
 }
 
 void TcpContext::start_stream(TcpChannelEntry& channel, std::unique_ptr<ShmPipe> rings) {
   channel.transport = std::make_unique<TcpChannel>(channel.fd, channel.memory.data(), channel.engine.options().eager, memory_);
   channel.fd = -1;  // the transport owns it
   if (rings != nullptr) {
-    rings->unlink();  // both sides hold them now
     channel.transport->use_shared_memory(std::move(rings));
     shm_channels_.push_back(&channel);
   }
@@ -323,7 +340,7 @@ void TcpContext::start_stream(TcpChannelEntry& channel, std::unique_ptr<ShmPipe>
 
 void TcpContext::connect_failed(TcpChannelEntry& channel, ChannelFailure failure, int status, wire::RejectReason reason,
                                 uint32_t detail) {
-  channel.offered.reset();  // rings offered and never taken: unmapped and unlinked
+  channel.offered.reset();  // rings offered and never taken: unmapped
   if (channel.fd >= 0) {
     ::close(channel.fd);  // leaves the epoll set
     channel.fd = -1;

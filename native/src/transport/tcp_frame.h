@@ -19,6 +19,8 @@ enum class FrameType : uint8_t {
   kAtomicRequest = 6,   // 8 bytes at address under key: fetch-add (operand0) or compare-swap
   kAtomicResponse = 7,  // status; operand0 = the previous value
   kWriteResponse = 8,   // status of a kWrite or kWriteImmediate
+  kRingsFollow = 9,     // shared memory: this direction's next frames are in the rings, the socket
+                        // carries wake-ups only (sent once, after the peer proved itself)
 };
 
 enum class AtomicOp : uint8_t { kFetchAndAdd = 0, kCompareAndSwap = 1 };

@@ -1,20 +1,23 @@
 #include "transport/tcp_memory.h"
 
+#include <cerrno>
 #include <cstring>
-#include <random>
+
+#include "core/error.h"
+#include "crypto/hmac_sha256.h"
 
 namespace jrdma::tcp {
 
-// Keys start at a random point so that one process's keys say nothing about another's; what
-// protects memory is the check, not the key's secrecy (as with rkeys).
-MemoryTable::MemoryTable() : next_key_(std::random_device{}()) {}
-
+// Every key is drawn at random (getrandom), so one token says nothing about the keys of other
+// buffers: a peer that knows one key cannot walk to its neighbours. A live key is never drawn twice.
 uint32_t MemoryTable::add(uint64_t address, uint64_t length, int access) {
   std::lock_guard<std::mutex> lock(mutex_);
-  uint32_t key;
-  do {
-    key = next_key_++;
-  } while (key == 0 || regions_.count(key) != 0);  // 0 is "no key"
+  uint32_t key = 0;
+  while (key == 0 || regions_.count(key) != 0) {  // 0 is "no key"
+    if (!crypto::random_bytes(reinterpret_cast<uint8_t*>(&key), sizeof key)) {
+      throw RdmaError(ErrorKind::kNative, "getrandom() failed: no key for a memory registration", errno);
+    }
+  }
   regions_.emplace(key, Region{address, length, access});
   return key;
 }

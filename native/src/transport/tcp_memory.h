@@ -18,8 +18,8 @@ constexpr int kRemoteAtomic = 8;
 
 class MemoryTable {
  public:
-  MemoryTable();
-  // Grants `access` to [address, +length); returns the key. Any thread.
+  // Grants `access` to [address, +length); returns a fresh random key. Any thread. Throws RdmaError
+  // when no random bytes can be had.
   uint32_t add(uint64_t address, uint64_t length, int access);
   // The key grants nothing from now on (unknown keys are ignored). Any thread.
   void remove(uint32_t key) noexcept;
@@ -44,7 +44,6 @@ class MemoryTable {
 
   mutable std::mutex mutex_;
   std::unordered_map<uint32_t, Region> regions_;
-  uint32_t next_key_;
 };
 
 }  // namespace jrdma::tcp

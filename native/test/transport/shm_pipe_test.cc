@@ -1,6 +1,7 @@
 // The shared-memory rings (transport/shm_pipe.h) in one process: bytes through both directions
-// across the wrap-around, a full ring and its wake-up flag, the sleep handshake, names a peer could
-// use to reach other files, and indices a hostile peer spoiled.
+// across the wrap-around, a full ring and its wake-up flag, the sleep handshake, files a peer could
+// hand over instead (unsealed, wrong size, not memory), a peer trying to shrink or grow the file
+// under the mapping, and indices a hostile peer spoiled.
 #include "transport/shm_pipe.h"
 
 #include <fcntl.h>
@@ -15,6 +16,15 @@
 namespace jrdma::tcp {
 namespace {
 
+// The server's side of `client`'s rings, as it gets them: a copy of the descriptor, checked, mapped.
+std::unique_ptr<ShmPipe> server_of(const ShmPipe& client) {
+  int error = 0;
+  auto server = ShmPipe::adopt(::fcntl(client.fd(), F_DUPFD_CLOEXEC, 0), &error);
+  EXPECT_NE(nullptr, server) << error;
+  if (server != nullptr) server->map();
+  return server;
+}
+
 std::vector<uint8_t> pattern(std::size_t n, int seed) {
   std::vector<uint8_t> bytes(n);
   for (std::size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(seed * 31 + i * 7);
@@ -22,12 +32,12 @@ std::vector<uint8_t> pattern(std::size_t n, int seed) {
 }
 
 TEST(ShmPipe, CarriesBytesBothWaysAcrossTheWrapAround) {
-  std::string name;
-  auto client = ShmPipe::create(&name);
-  int error = 0;
-  auto server = ShmPipe::open(name, &error);
-  ASSERT_NE(nullptr, server) << error;
-  EXPECT_NE(0, ::access(("/dev/shm" + name).c_str(), F_OK)) << "opened: the name is gone";
+  auto client = ShmPipe::create();
+  auto server = server_of(*client);
+  ASSERT_NE(nullptr, server);
+  client->handed_over();
+  EXPECT_EQ(-1, client->fd());
+  EXPECT_EQ(-1, server->fd()) << "mapped: the descriptor is closed";
   std::vector<uint8_t> chunk = pattern(300000, 1);
   std::vector<uint8_t> got(chunk.size());
   for (int round = 0; round < 10; ++round) {  // 3 MB through 1 MiB rings: every round wraps somewhere else
@@ -44,10 +54,9 @@ TEST(ShmPipe, CarriesBytesBothWaysAcrossTheWrapAround) {
 }
 
 TEST(ShmPipe, AFullRingAsksTheReaderToRingAndTheSleepHandshakeWorks) {
-  std::string name;
-  auto client = ShmPipe::create(&name);
-  int error = 0;
-  auto server = ShmPipe::open(name, &error);
+  auto client = ShmPipe::create();
+  auto server = server_of(*client);
+  ASSERT_NE(nullptr, server);
   std::vector<uint8_t> big = pattern(ShmPipe::kCapacity + 100, 2);
   iovec part{big.data(), big.size()};
   EXPECT_EQ(static_cast<long>(ShmPipe::kCapacity), client->write(&part, 1)) << "as much as fits";
@@ -66,27 +75,62 @@ TEST(ShmPipe, AFullRingAsksTheReaderToRingAndTheSleepHandshakeWorks) {
   EXPECT_FALSE(client->peer_sleeps());
 }
 
-TEST(ShmPipe, NamesOtherThanOursAreNotOpened) {
+TEST(ShmPipe, FilesThatAreNotSealedRingsAreRefusedBeforeAnythingIsMapped) {
   int error = 0;
-  for (std::string name : {"/../../etc/passwd", "/jrdma-", "/jrdma-0123456789abcdef0123456/", "/jrdma-0123456789ABCDEF01234567",
-                           "jrdma-0123456789abcdef012345678"}) {
-    EXPECT_EQ(nullptr, ShmPipe::open(name, &error)) << name;
-    EXPECT_EQ(EINVAL, error) << name;
-  }
-  EXPECT_EQ(nullptr, ShmPipe::open("/jrdma-0123456789abcdef01234567", &error)) << "well formed, but nobody made it";
-  EXPECT_EQ(ENOENT, error);
+  // A memory file of the right size that its sender can still shrink.
+  int unsealed = ::memfd_create("unsealed", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  ASSERT_EQ(0, ::ftruncate(unsealed, 2 * 1024 * 1024 + 512));
+  EXPECT_EQ(nullptr, ShmPipe::adopt(unsealed, &error));
+  EXPECT_EQ(EPERM, error);
+  // Sealed against shrinking only: it could still be sealed against our writes.
+  int half = ::memfd_create("half", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  ASSERT_EQ(0, ::ftruncate(half, 4096));
+  ASSERT_EQ(0, ::fcntl(half, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW));
+  EXPECT_EQ(nullptr, ShmPipe::adopt(half, &error));
+  EXPECT_EQ(EPERM, error);
+  // Sealed, but of another size.
+  int small = ::memfd_create("small", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  ASSERT_EQ(0, ::ftruncate(small, 4096));
+  ASSERT_EQ(0, ::fcntl(small, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL));
+  EXPECT_EQ(nullptr, ShmPipe::adopt(small, &error));
+  EXPECT_EQ(EINVAL, error);
+  // Not a memory file at all: a pipe, a regular file.
+  int ends[2];
+  ASSERT_EQ(0, ::pipe2(ends, O_CLOEXEC));
+  ::close(ends[1]);
+  EXPECT_EQ(nullptr, ShmPipe::adopt(ends[0], &error));
+  EXPECT_EQ(EPERM, error);
+  EXPECT_EQ(nullptr, ShmPipe::adopt(::open("/proc/self/exe", O_RDONLY | O_CLOEXEC), &error));
+  EXPECT_EQ(EPERM, error);
+}
+
+TEST(ShmPipe, NoProcessCanShrinkOrGrowTheRingsUnderTheMapping) {
+  auto client = ShmPipe::create();
+  auto server = server_of(*client);
+  ASSERT_NE(nullptr, server);
+  // The peer's copy of the descriptor is all a hostile peer has: it cannot change the size, nor
+  // take the seals off, nor seal our writes away.
+  int peer = ::fcntl(client->fd(), F_DUPFD_CLOEXEC, 0);
+  EXPECT_NE(0, ::ftruncate(peer, 0));
+  EXPECT_EQ(EPERM, errno);
+  EXPECT_NE(0, ::ftruncate(peer, 64 << 20));
+  EXPECT_EQ(EPERM, errno);
+  EXPECT_NE(0, ::fcntl(peer, F_ADD_SEALS, F_SEAL_WRITE));
+  EXPECT_EQ(EPERM, errno);
+  ::close(peer);
+  uint8_t byte = 7;
+  iovec part{&byte, 1};
+  EXPECT_EQ(1, client->write(&part, 1)) << "the mappings still work";
+  uint8_t got = 0;
+  EXPECT_EQ(1, server->read(&got, 1));
+  EXPECT_EQ(7, got);
 }
 
 TEST(ShmPipe, IndicesThePeerSpoiledAreCaughtNotFollowed) {
-  std::string name;
-  auto client = ShmPipe::create(&name);
-  int fd = ::open(("/dev/shm" + name).c_str(), O_RDWR);
-  ASSERT_GE(fd, 0);
-  void* raw = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  ::close(fd);
+  auto client = ShmPipe::create();
+  void* raw = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, client->fd(), 0);  // the peer's view
   ASSERT_NE(MAP_FAILED, raw);
-  int error = 0;
-  auto server = ShmPipe::open(name, &error);
+  auto server = server_of(*client);
   ASSERT_NE(nullptr, server);
   // Ring 0 (client to server) starts with the writer's head: far beyond anything written.
   static_cast<uint64_t*>(raw)[0] = 10 * ShmPipe::kCapacity;

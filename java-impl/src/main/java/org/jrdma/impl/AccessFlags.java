@@ -15,7 +15,7 @@ final class AccessFlags {
     static int mask(Access... access) {
         int mask = LOCAL_WRITE;
         for (Access a : access) {
-            mask |= a.verbsFlag;
+            mask |= known(a).verbsFlag;
         }
         return mask;
     }
@@ -34,9 +34,22 @@ final class AccessFlags {
     static int wire(Access... access) {
         int bits = 0;
         for (Access a : access) {
-            bits |= a == Access.REMOTE_READ ? 1 : a == Access.REMOTE_WRITE ? 2 : 4;
+            switch (known(a)) {
+                case REMOTE_READ -> bits |= 1;
+                case REMOTE_WRITE -> bits |= 2;
+                case REMOTE_ATOMIC -> bits |= 4;
+                default -> throw new IllegalArgumentException(a + " is not a right a peer can be granted");
+            }
         }
         return bits;
+    }
+
+    /** Least privilege: a right that is not named (null) grants nothing, it is refused. */
+    private static Access known(Access access) {
+        if (access == null) {
+            throw new NullPointerException("a right is null: name REMOTE_READ, REMOTE_WRITE or REMOTE_ATOMIC");
+        }
+        return access;
     }
 
     static Access[] fromWire(int bits) {

@@ -15,6 +15,14 @@ import org.jrdma.RdmaUnavailableException;
 final class NativeLoader {
     static final String LIBRARY_NAME = "jrdma";
 
+    /**
+     * Texts of the dynamic loader (dlopen's reasons): the real cause when one is among the messages.
+     * Initialised before {@link #LOAD_FAILURE}: explaining a failure of {@link #load()} reads it.
+     */
+    private static final java.util.List<String> LOADER_REASONS = java.util.List.of("cannot open shared object file",
+            "version `GLIBC", "version `GLIBCXX", "undefined symbol", "failed to map segment", "wrong ELF class",
+            "file too short", "invalid ELF header", "Permission denied", "Operation not permitted");
+
     private static final Throwable LOAD_FAILURE = load();
 
     private NativeLoader() {
@@ -96,11 +104,6 @@ final class NativeLoader {
         }
         return "cannot load libjrdma.so: " + reason + " (" + remedy + ")";
     }
-
-    /** Texts of the dynamic loader (dlopen's reasons): the real cause when one is among the messages. */
-    private static final java.util.List<String> LOADER_REASONS = java.util.List.of("cannot open shared object file",
-            "version `GLIBC", "version `GLIBCXX", "undefined symbol", "failed to map segment", "wrong ELF class",
-            "file too short", "invalid ELF header", "Permission denied", "Operation not permitted");
 
     /**
      * The reason to show: a message from the dynamic loader anywhere among the causes and suppressed

@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * What only shared memory has: that a channel really goes through the rings (and its name is gone
- * from /dev/shm once both sides hold them), which peers get it (auto on both ends; TCP when one end
+ * What only shared memory has: that a channel really goes through the rings (sealed memory files
+ * handed over a Unix-domain socket: nothing appears in /dev/shm), which peers get it (auto on both ends; TCP when one end
  * will not), refusals when transport shm meets a peer that cannot share, and two processes.
  */
 @Tag("shm")
@@ -84,7 +84,7 @@ class ShmTransportTest {
                 channel.send(out, 0, size).get(30, TimeUnit.SECONDS);
                 assertEquals(size, lengths.poll(30, TimeUnit.SECONDS));
             }
-            assertEquals(before, ringsInDevShm(), "the rings' name is unlinked once both sides hold them");
+            assertEquals(before, ringsInDevShm(), "the rings have no name in /dev/shm");
         }
     }
 

@@ -1,0 +1,380 @@
+// Hostile peers of the TCP and shared-memory transports, speaking the wire by hand (raw sockets,
+// raw memory files): what a peer that has not proven the pre-shared key can reach (nothing: no
+// one-sided request is served, no ring is mapped), what a peer may hand over as rings (only sealed
+// memory of the right size), how many half-open connections it can hold (the pending bound counts
+// connections still proving the key), whether a guessed key leads anywhere (keys are random, one
+// refused access ends the connection), and a server whose first message comes with its answer.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "crypto/hmac_sha256.h"
+#include "transport/shm_handover.h"
+#include "transport/tcp_frame.h"
+#include "test/transport/tcp_loop.h"
+
+namespace jrdma::test {
+namespace {
+
+constexpr std::size_t kRingFileBytes = 2 * (4 * 64 + (std::size_t{1} << 20));  // ShmPipe's mapping
+
+EngineOptions with_key(const std::string& key) {
+  EngineOptions o = options();
+  o.psk.assign(key.begin(), key.end());
+  return o;
+}
+
+tcp::TcpListener* listen_with(Loop& server, const EngineOptions& o, uint32_t max_pending = 64) {
+  sockaddr_storage any = loopback(0);
+  return server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), o, 16, max_pending);
+}
+
+// A peer that speaks the TCP transport by hand.
+class RawPeer {
+ public:
+  explicit RawPeer(uint16_t port) : port_(port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_storage to = loopback(port);
+    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&to), sizeof(sockaddr_in)) == 0;
+  }
+  ~RawPeer() { ::close(fd_); }
+
+  // Sends a hello as jrdma's client does; `ticket` (kShmTicketSize bytes) offers rings.
+  void hello(bool authenticate, const uint8_t* ticket = nullptr) {
+    wire::Handshake ours;
+    ours.credits = 16;
+    ours.eager = options().eager;
+    ours.max_message = 1u << 20;
+    ours.rendezvous = 8;
+    if (authenticate) ours.flags |= wire::kFlagAuthenticate;
+    if (ticket != nullptr) ours.flags |= wire::kFlagSharedMemory;
+    std::vector<uint8_t> bytes(wire::kHandshakeSize + 1);
+    wire::encode_handshake(ours, bytes.data());
+    bytes[wire::kHandshakeSize] = 0;  // no connect data
+    if (ticket != nullptr) bytes.insert(bytes.end(), ticket, ticket + wire::kShmTicketSize);
+    send(bytes.data(), bytes.size());
+  }
+
+  // The server's answer: accepted (first byte 0), its handshake, and the nonce when authenticating.
+  bool accepted(bool authenticate, wire::Handshake* server) {
+    std::vector<uint8_t> answer(1 + (authenticate ? wire::kAcceptWithNonceSize : wire::kHandshakeSize));
+    if (::recv(fd_, answer.data(), answer.size(), MSG_WAITALL) != static_cast<ssize_t>(answer.size())) return false;
+    return answer[0] == tcp::kAnswerAccepted &&
+           wire::decode_handshake(answer.data() + 1, wire::kHandshakeSize, server) == wire::RejectReason::kNone;
+  }
+
+  wire::RejectReason rejected() {
+    uint8_t answer[1 + wire::kRejectSize];
+    if (::recv(fd_, answer, sizeof answer, MSG_WAITALL) != static_cast<ssize_t>(sizeof answer) ||
+        answer[0] != tcp::kAnswerRejected) {
+      return wire::RejectReason::kNone;
+    }
+    wire::RejectReason reason = wire::RejectReason::kNone;
+    uint32_t detail = 0;
+    wire::decode_reject(answer + 1, wire::kRejectSize, &reason, &detail);
+    return reason;
+  }
+
+  void frame(const tcp::Frame& f, const uint8_t* payload = nullptr) {
+    uint8_t header[tcp::kFrameHeaderSize];
+    tcp::encode_frame(f, header);
+    send(header, sizeof header);
+    if (payload != nullptr) send(payload, f.length);
+  }
+
+  // Whether the server ends the connection within 10 s; bytes it sent first are kept in `received`.
+  bool closed_by_server() {
+    for (;;) {
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, 10000) != 1) return false;
+      uint8_t bytes[4096];
+      ssize_t n = ::recv(fd_, bytes, sizeof bytes, 0);
+      if (n == 0 || (n < 0 && errno == ECONNRESET)) return true;
+      if (n < 0) return false;
+      received.insert(received.end(), bytes, bytes + n);
+    }
+  }
+
+  bool connected() const { return connected_; }
+  int fd() const { return fd_; }
+  uint16_t port() const { return port_; }
+  std::vector<uint8_t> received;
+
+ private:
+  void send(const uint8_t* bytes, std::size_t length) {
+    ASSERT_EQ(static_cast<ssize_t>(length), ::send(fd_, bytes, length, MSG_NOSIGNAL));
+  }
+  uint16_t port_;
+  int fd_;
+  bool connected_ = false;
+};
+
+// A region of the server's with every right, as a token handed to another peer would grant it.
+struct Exposed {
+  explicit Exposed(Loop& server) : bytes(4096, 0x5a) {
+    key = server.context.memory().add(reinterpret_cast<uint64_t>(bytes.data()), bytes.size(),
+                                      tcp::kRemoteRead | tcp::kRemoteWrite | tcp::kRemoteAtomic);
+  }
+  std::vector<uint8_t> bytes;
+  uint32_t key;
+};
+
+tcp::Frame one_sided(tcp::FrameType type, const Exposed& region) {
+  tcp::Frame f;
+  f.type = type;
+  f.key = region.key;
+  f.address = reinterpret_cast<uint64_t>(region.bytes.data());
+  f.length = type == tcp::FrameType::kAtomicRequest ? 0 : 64;
+  f.operand0 = 1;
+  f.request = 1;
+  return f;
+}
+
+// The finding this suite was written for: with a pre-shared key, a peer that sent a hello, got the
+// nonce and never proved anything read a read-only token's bytes, wrote a buffer and added to it.
+TEST(HostilePeer, APeerThatNeverProvesTheKeyReadsWritesAndAddsNothing) {
+  Loop server;
+  tcp::TcpListener* listener = listen_with(server, with_key("the key"));
+  Exposed region(server);
+  std::vector<uint8_t> before = region.bytes;
+  std::vector<uint8_t> payload(64, 0xee);
+  for (tcp::FrameType type : {tcp::FrameType::kReadRequest, tcp::FrameType::kWrite, tcp::FrameType::kWriteImmediate,
+                              tcp::FrameType::kAtomicRequest}) {
+    RawPeer peer(listener->port);
+    ASSERT_TRUE(peer.connected());
+    peer.hello(true);
+    wire::Handshake answer;
+    ASSERT_TRUE(peer.accepted(true, &answer)) << "the server answers with its nonce";
+    tcp::Frame f = one_sided(type, region);
+    bool with_payload = type == tcp::FrameType::kWrite || type == tcp::FrameType::kWriteImmediate;
+    peer.frame(f, with_payload ? payload.data() : nullptr);
+    ASSERT_TRUE(peer.closed_by_server()) << "frame type " << static_cast<int>(type);
+    EXPECT_TRUE(peer.received.empty()) << "not even an answer: " << peer.received.size() << " bytes";
+    EXPECT_EQ(before, region.bytes) << "frame type " << static_cast<int>(type);
+  }
+  EventRecord r;
+  ASSERT_TRUE(server.await(EventKind::kChannelClosed, 0, &r));
+  EXPECT_EQ(0u, server.context.pending_hellos());
+}
+
+// Keys are drawn at random: from one token nobody walks to the neighbours (they were sequential).
+TEST(HostilePeer, MemoryKeysAreRandomAndAKnownKeySaysNothingOfTheNext) {
+  tcp::MemoryTable table;
+  std::vector<uint8_t> memory(64);
+  std::vector<uint32_t> keys;
+  for (int i = 0; i < 2000; ++i) {
+    keys.push_back(table.add(reinterpret_cast<uint64_t>(memory.data()), memory.size(), tcp::kRemoteRead));
+  }
+  int near = 0;
+  for (std::size_t i = 1; i < keys.size(); ++i) {
+    ASSERT_NE(0u, keys[i]);
+    uint32_t distance = keys[i] - keys[i - 1];
+    if (distance < 65536 || distance > 0u - 65536) ++near;
+  }
+  EXPECT_LE(near, 5) << "keys close to the previous one: " << near << " of 2000";
+  EXPECT_EQ(keys.size(), table.size()) << "no live key drawn twice";
+}
+
+// A refused access ends the connection once it is answered: one guess per connection, as a
+// responder's queue pair goes to error with the requester's.
+TEST(HostilePeer, AGuessedKeyIsAnsweredOnceThenTheConnectionEnds) {
+  Loop server;
+  tcp::TcpListener* listener = listen_with(server, options());
+  Exposed region(server);
+  RawPeer peer(listener->port);
+  peer.hello(false);
+  wire::Handshake answer;
+  ASSERT_TRUE(peer.accepted(false, &answer));
+  tcp::Frame guess = one_sided(tcp::FrameType::kReadRequest, region);
+  guess.key = region.key + 1;
+  peer.frame(guess);
+  guess.key = region.key + 2;
+  peer.frame(guess);  // a second guess, already sent: never served
+  ASSERT_TRUE(peer.closed_by_server());
+  std::size_t responses = 0;
+  for (std::size_t at = 0; at + tcp::kFrameHeaderSize <= peer.received.size(); at += tcp::kFrameHeaderSize) {
+    tcp::Frame f;
+    ASSERT_TRUE(tcp::decode_frame(peer.received.data() + at, &f));
+    if (f.type == tcp::FrameType::kReadResponse) {
+      ++responses;
+      EXPECT_EQ(tcp::kStatusRemoteAccess, f.status);
+    }
+  }
+  EXPECT_EQ(1u, responses) << "the first guess is answered, the second is not served";
+}
+
+// Connections that got the nonce and never prove anything hold a pending place (they held none:
+// 150 such connections were all accepted, +117 MB).
+TEST(HostilePeer, ConnectionsProvingTheKeyCountAsPending) {
+  Loop server;
+  tcp::TcpListener* listener = listen_with(server, with_key("the key"), 4);
+  std::vector<std::unique_ptr<RawPeer>> silent;
+  for (int i = 0; i < 4; ++i) {
+    silent.push_back(std::make_unique<RawPeer>(listener->port));
+    silent.back()->hello(true);
+    wire::Handshake answer;
+    ASSERT_TRUE(silent.back()->accepted(true, &answer)) << i;
+  }
+  RawPeer over(listener->port);
+  over.hello(true);
+  EXPECT_EQ(wire::RejectReason::kTooManyPending, over.rejected());
+  // One of them leaves: its place is free again.
+  silent.pop_back();
+  EventRecord r;
+  ASSERT_TRUE(server.await(EventKind::kChannelClosed, 0, &r));
+  RawPeer again(listener->port);
+  again.hello(true);
+  wire::Handshake answer;
+  EXPECT_TRUE(again.accepted(true, &answer));
+}
+
+// A server that sends its first frame together with its answer (as an onOpen that sends at once
+// can): the client delivers it (it sat in the socket with no epoll edge left to announce it).
+TEST(HostilePeer, AMessageThatComesWithTheServersAnswerIsDelivered) {
+  int listening = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_storage any = loopback(0);
+  ASSERT_EQ(0, ::bind(listening, reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in)));
+  ASSERT_EQ(0, ::listen(listening, 1));
+  sockaddr_in bound{};
+  socklen_t length = sizeof bound;
+  ::getsockname(listening, reinterpret_cast<sockaddr*>(&bound), &length);
+  Loop client;
+  tcp::TcpChannelEntry* channel = client.context.create_channel(options());
+  client.track(channel);
+  client.context.connect(channel, loopback(ntohs(bound.sin_port)), 5000);
+  int fd = ::accept(listening, nullptr, nullptr);
+  ASSERT_GE(fd, 0);
+  uint8_t hello[wire::kHandshakeSize + 1];
+  ASSERT_EQ(static_cast<ssize_t>(sizeof hello), ::recv(fd, hello, sizeof hello, MSG_WAITALL));
+  wire::Handshake ours;
+  ours.credits = 16;
+  ours.eager = options().eager;
+  ours.max_message = 1u << 20;
+  ours.rendezvous = 8;
+  std::vector<uint8_t> out(1 + wire::kHandshakeSize);
+  out[0] = tcp::kAnswerAccepted;
+  wire::encode_handshake(ours, out.data() + 1);
+  const char text[] = "sent from onOpen";
+  wire::MessageHeader header;
+  header.length = sizeof text;
+  tcp::Frame send;
+  send.type = tcp::FrameType::kSend;
+  send.length = static_cast<uint32_t>(wire::kHeaderSize + sizeof text);
+  std::size_t at = out.size();
+  out.resize(at + tcp::kFrameHeaderSize + send.length);
+  tcp::encode_frame(send, out.data() + at);
+  wire::encode_header(header, out.data() + at + tcp::kFrameHeaderSize);
+  std::memcpy(out.data() + at + tcp::kFrameHeaderSize + wire::kHeaderSize, text, sizeof text);
+  ASSERT_EQ(static_cast<ssize_t>(out.size()), ::send(fd, out.data(), out.size(), MSG_NOSIGNAL));  // one segment
+  ASSERT_TRUE(client.await_messages(1)) << "the message that came with the answer was never delivered";
+  EXPECT_EQ(std::string(text), std::string(reinterpret_cast<const char*>(client.messages()[0].data())));
+  client.context.destroy_channel(channel);
+  ::close(fd);
+  ::close(listening);
+}
+
+// A raw shared-memory client: a memory file of its own making, handed over with a ticket.
+struct HandedOver {
+  HandedOver(uint16_t port, int seals, std::size_t size) {
+    fd = ::memfd_create("hostile-rings", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    EXPECT_EQ(0, ::ftruncate(fd, static_cast<off_t>(size)));
+    if (seals != 0) EXPECT_EQ(0, ::fcntl(fd, F_ADD_SEALS, seals));
+    EXPECT_TRUE(crypto::random_bytes(ticket, sizeof ticket));
+    taken = tcp::ShmHandover::offer(port, ticket, fd);
+  }
+  ~HandedOver() { ::close(fd); }
+  int fd;
+  uint8_t ticket[wire::kShmTicketSize];
+  bool taken;
+};
+
+// How often this process maps a memory file of that name (/proc/self/maps).
+int mappings_of(const std::string& name) {
+  std::ifstream maps("/proc/self/maps");
+  int count = 0;
+  for (std::string line; std::getline(maps, line);) count += line.find("memfd:" + name) != std::string::npos ? 1 : 0;
+  return count;
+}
+
+// A file the peer could still shrink under a mapping (the JVM died of SIGBUS when a peer truncated
+// the rings), or one of the wrong size, is not taken: the channel stays on TCP, or is refused where
+// shared memory is required.
+TEST(HostilePeer, RingsThatAreNotSealedOrNotTheRightSizeAreNotTaken) {
+  for (auto [seals, size] : {std::pair<int, std::size_t>{0, kRingFileBytes},
+                             {F_SEAL_SHRINK | F_SEAL_GROW, kRingFileBytes},
+                             {F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, 4096}}) {
+    for (tcp::SharedMemory mode : {tcp::SharedMemory::kPreferred, tcp::SharedMemory::kRequired}) {
+      Loop server(mode);
+      tcp::TcpListener* listener = listen_with(server, options());
+      HandedOver file(listener->port, seals, size);
+      ASSERT_TRUE(file.taken) << "the server's handover socket takes the descriptor";
+      RawPeer peer(listener->port);
+      peer.hello(false, file.ticket);
+      if (mode == tcp::SharedMemory::kRequired) {
+        EXPECT_EQ(wire::RejectReason::kNoSharedMemory, peer.rejected()) << "seals " << seals << ", size " << size;
+        continue;
+      }
+      wire::Handshake answer;
+      ASSERT_TRUE(peer.accepted(false, &answer));
+      EXPECT_EQ(0, answer.flags & wire::kFlagSharedMemory) << "seals " << seals << ", size " << size;
+      if (seals == 0) EXPECT_EQ(0, ::ftruncate(file.fd, 0)) << "the peer shrinks its file: nothing of ours maps it";
+      EXPECT_EQ(0, mappings_of("hostile-rings")) << "never mapped by the server";
+      tcp::Frame early;
+      early.type = tcp::FrameType::kRingsFollow;
+      peer.frame(early);
+      EXPECT_TRUE(peer.closed_by_server()) << "frames through rings it was never given";
+    }
+  }
+}
+
+// Sealed rings of the right size, offered by a peer that never proves the key: the server checks
+// them but maps nothing, and a switch to the rings before the proof ends the connection.
+TEST(HostilePeer, NoRingIsMappedBeforeTheProof) {
+  Loop server(tcp::SharedMemory::kPreferred);
+  tcp::TcpListener* listener = listen_with(server, with_key("the key"));
+  HandedOver file(listener->port, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, kRingFileBytes);
+  ASSERT_TRUE(file.taken);
+  RawPeer peer(listener->port);
+  peer.hello(true, file.ticket);
+  wire::Handshake answer;
+  ASSERT_TRUE(peer.accepted(true, &answer));
+  EXPECT_NE(0, answer.flags & wire::kFlagSharedMemory) << "well-formed rings are taken";
+  EXPECT_EQ(0, mappings_of("hostile-rings")) << "but not mapped before the proof";
+  tcp::Frame early;
+  early.type = tcp::FrameType::kRingsFollow;
+  peer.frame(early);
+  EXPECT_TRUE(peer.closed_by_server());
+  EXPECT_EQ(0, mappings_of("hostile-rings"));
+}
+
+// Whoever connects to the handover socket may leave descriptors and connections there: bounded,
+// and gone after the timeout; a message that is not one descriptor and a ticket is not kept.
+TEST(HostilePeer, TheHandoverSocketHoldsABoundedNumberOfThingsForABoundedTime) {
+  tcp::ShmHandover handover(0);  // port 0: a name of its own for the test
+  int file = ::memfd_create("left-behind", MFD_CLOEXEC);
+  uint8_t ticket[wire::kShmTicketSize] = {1};
+  int offered = 0;
+  for (int i = 0; i < 200; ++i) offered += tcp::ShmHandover::offer(0, ticket, file) ? 1 : 0;
+  EXPECT_EQ(-1, handover.claim(reinterpret_cast<const uint8_t*>("another ticket of thirty-two b.")));
+  EXPECT_LE(handover.waiting(), tcp::ShmHandover::kMaxWaiting);
+  EXPECT_LT(offered, 200) << "beyond the bound the backlog fills and offers fail";
+  handover.expire(std::chrono::steady_clock::now() + std::chrono::hours(1), std::chrono::milliseconds(1));
+  EXPECT_EQ(0u, handover.waiting()) << "all expired";
+  uint8_t fresh[wire::kShmTicketSize] = {2};
+  ASSERT_TRUE(tcp::ShmHandover::offer(0, fresh, file)) << "room again";
+  int claimed = handover.claim(fresh);
+  EXPECT_GE(claimed, 0) << "an offer made now is taken";
+  if (claimed >= 0) ::close(claimed);
+  ::close(file);
+}
+
+}  // namespace
+}  // namespace jrdma::test
