@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "protocol/transport.h"
 
@@ -18,5 +19,21 @@ ChannelMemory allocate_channel_memory(std::size_t size);
 // Gives the block's memory back and keeps its addresses for reuse. The block must not be
 // registered any more.
 void free_channel_memory(ChannelMemory memory) noexcept;
+
+// A block owned by one channel, freed (as above: never unmapped) when the owner goes — where no
+// registration is involved (the TCP and shared-memory transports).
+class OwnedChannelMemory {
+ public:
+  explicit OwnedChannelMemory(std::size_t size) : block_(allocate_channel_memory(size)), size_(size) {}
+  ~OwnedChannelMemory() { free_channel_memory(block_); }
+  OwnedChannelMemory(const OwnedChannelMemory&) = delete;
+  OwnedChannelMemory& operator=(const OwnedChannelMemory&) = delete;
+  uint8_t* data() const noexcept { return block_.base; }
+  std::size_t size() const noexcept { return size_; }  // as asked for (the block is whole pages)
+
+ private:
+  ChannelMemory block_;
+  std::size_t size_;
+};
 
 }  // namespace jrdma

@@ -131,7 +131,10 @@ enum class ProtocolViolation : int32_t {
   kUnknownAllocation = 107,  // an AGENT_RELEASE of memory we did not allocate for the peer
   kUnknownRequest = 108,     // an AGENT_REPLY to no request of ours
   kDuplicateRequest = 109,   // an AGENT_REQUEST whose id is already waiting for an answer
-  kNotAuthenticated = 110,   // a message before the peer proved the key, or an AUTH when none was due
+  kNotAuthenticated = 110,   // a message or one-sided request before the peer proved the key, or an AUTH when none was due
+  kMalformedFrame = 111,     // TCP / shared memory: a frame the transport does not carry (malformed header, a response
+                             // to nothing, a message beyond the receive buffers or with none posted, a ring index
+                             // that cannot be right, rings it was not given)
 };
 
 // How an async event affects what depends on the device.

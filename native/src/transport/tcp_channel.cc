@@ -271,13 +271,18 @@ bool TcpChannel::write_front_locked() {
   }
 }
 
-void TcpChannel::violate(const std::string& why, uint8_t status) {
+void TcpChannel::violate(const std::string& why, ProtocolViolation code) {
   std::lock_guard<std::mutex> lock(mutex_);
-  end_stream_locked(State::kFailed, "the peer sent " + why, status);
+  if (state_ == State::kOpen) violation_ = static_cast<int32_t>(code);
+  end_stream_locked(State::kFailed, "the peer sent " + why, kStatusFlushed);
 }
 
 // A reset or broken pipe is the peer going away; anything else, the connection failing.
 void TcpChannel::end_stream_ended_by_errno_locked(const char* what, int error) {
+  if (error == EPROTO) {  // the rings: an index the peer wrote cannot be right
+    if (state_ == State::kOpen) violation_ = static_cast<int32_t>(ProtocolViolation::kMalformedFrame);
+    return end_stream_locked(State::kFailed, "the peer corrupted an index of the shared-memory rings", kStatusFlushed);
+  }
   std::string why = std::string(what) + " the channel's socket failed: " + std::strerror(error);
   if (error == ECONNRESET || error == EPIPE) {
     end_stream_locked(State::kPeerClosed, why, kStatusFlushed);
@@ -338,6 +343,7 @@ TcpChannel::State TcpChannel::process(ChannelEngine& engine) {
   input_engine_ = nullptr;
   State state;
   int end_status;
+  int32_t violation;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     flush_output_locked();
@@ -345,6 +351,7 @@ TcpChannel::State TcpChannel::process(ChannelEngine& engine) {
     progressed_ = false;  // collected now
     state = state_;
     end_status = end_status_;
+    violation = violation_;
   }
   // The engine runs without our lock (what it posts in answer takes it). What really completed
   // goes first — messages that arrived before the peer closed are delivered — then, once the
@@ -356,6 +363,8 @@ TcpChannel::State TcpChannel::process(ChannelEngine& engine) {
   if (state != State::kOpen && !engine.closed()) {
     if (state == State::kPeerClosed) {
       engine.abort(ClosedCause::kPeerDisconnected);
+    } else if (violation != 0) {
+      engine.abort(ClosedCause::kProtocolError, violation);
     } else {
       engine.abort(ClosedCause::kOperationFailed, end_status, 0);
     }

@@ -148,7 +148,8 @@ class TcpChannel : public ChannelTransport {
   void end_frame();
   void serve_atomic(const Frame& request);
   Pending* awaiting_response(const Frame& response);
-  void violate(const std::string& why, uint8_t status);
+  // The peer broke the protocol: the stream ends and the engine closes with a ProtocolViolation.
+  void violate(const std::string& why, ProtocolViolation code = ProtocolViolation::kMalformedFrame);
   // A refused access: the stream ends once the answer is out (as both queue pairs go to error).
   void close_after_answers();
   void end_stream_locked(State state, const std::string& why, int status);
@@ -181,6 +182,7 @@ class TcpChannel : public ChannelTransport {
   bool closing_ = false;  // close_after_answers(): nothing more is read, the stream ends once output is out
   std::string failure_;
   int end_status_ = 0;  // the ibv_wc_status the engine closes with when the stream failed
+  int32_t violation_ = 0;  // a ProtocolViolation instead, when the peer broke the protocol
   std::vector<uint8_t> staging_;  // table memory on its way out (under mutex_)
 
   // Loop thread only.

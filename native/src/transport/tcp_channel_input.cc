@@ -73,7 +73,7 @@ bool TcpChannel::read_input() {
       if (header_received_ < kFrameHeaderSize) continue;
       header_received_ = 0;
       if (!decode_frame(header_in_, &in_.frame)) {
-        violate("a malformed frame header", kStatusBadResponse);
+        violate("a malformed frame header");
         return false;
       }
       bool rings = input_in_rings_;
@@ -101,7 +101,7 @@ void TcpChannel::begin_frame() {
   if (one_sided && input_engine_ != nullptr && !receive_completions_.empty()) deliver_receives(*input_engine_);
   // Nothing of our memory before the peer proved itself (docs/security.md): not even an answer.
   if (one_sided && !access_granted_.load(std::memory_order_acquire)) {
-    return violate("a one-sided request before it proved itself", kStatusRemoteAccess);
+    return violate("a one-sided request before it proved itself", ProtocolViolation::kNotAuthenticated);
   }
   in_.into = nullptr;
   in_.through_table = false;
@@ -111,12 +111,12 @@ void TcpChannel::begin_frame() {
   switch (f.type) {
     case FrameType::kSend:
       if (f.length > eager_) return violate("a message of " + std::to_string(f.length) + " bytes for receive buffers of " +
-                                                std::to_string(eager_), kStatusLocalLength);
-      if (!take_receive(&in_.receive_slot)) return violate("a message with no receive posted", kStatusReceiverNotReady);
+                                                std::to_string(eager_));
+      if (!take_receive(&in_.receive_slot)) return violate("a message with no receive posted");
       in_.into = ring_ + static_cast<std::size_t>(in_.receive_slot) * eager_;
       break;
     case FrameType::kWriteImmediate:
-      if (!take_receive(&in_.receive_slot)) return violate("a write with immediate and no receive posted", kStatusReceiverNotReady);
+      if (!take_receive(&in_.receive_slot)) return violate("a write with immediate and no receive posted");
       [[fallthrough]];
     case FrameType::kWrite:
       in_.through_table = true;
@@ -143,7 +143,7 @@ void TcpChannel::begin_frame() {
       // Only into rings we hold mapped: the client's own from the start, the server's once the
       // client proved itself (so a peer's early switch cannot make us map anything).
       if (pipe_ == nullptr || !pipe_->mapped() || input_in_rings_) {
-        return violate("frames through rings it was not given", kStatusBadResponse);
+        return violate("frames through rings it was not given");
       }
       input_in_rings_.store(true, std::memory_order_relaxed);
       input_begin_ = input_end_;  // what the socket read ahead past this frame: wake-up bytes
@@ -157,7 +157,7 @@ void TcpChannel::begin_frame() {
         read->status = f.status;
         break;
       }
-      if (f.length != read->length) return violate("a read answered with another length", kStatusBadResponse);
+      if (f.length != read->length) return violate("a read answered with another length");
       in_.into = reinterpret_cast<uint8_t*>(read->local_address);  // our own buffer, held until the read completes
       break;
     }
@@ -256,7 +256,7 @@ TcpChannel::Pending* TcpChannel::awaiting_response(const Frame& response) {
     return &p;
   }
   lock.unlock();
-  violate("a response to no request of ours", kStatusBadResponse);
+  violate("a response to no request of ours");
   return nullptr;
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/adaptive_spin.h"
+#include "core/channel_memory.h"
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
 #include "protocol/receive_budget.h"
@@ -80,7 +81,9 @@ struct TcpChannelEntry {
   enum class Setup { kCreated, kConnecting, kAwaitingAnswer, kOpen };
   Watched watched = Watched::kChannel;
   const uint32_t key;
-  std::vector<uint8_t> memory;  // receive ring, header slots, atomic results (no registration over TCP)
+  // Receive ring, header slots, atomic results (no registration over TCP). Never unmapped: Java's
+  // views of received messages may outlive the channel (core/channel_memory.h).
+  OwnedChannelMemory memory;
   ChannelEngine engine;
   std::unique_ptr<TcpChannel> transport;  // from the moment the stream carries frames
   int fd = -1;                            // owned here until the transport takes it

@@ -162,7 +162,46 @@ TEST(HostilePeer, APeerThatNeverProvesTheKeyReadsWritesAndAddsNothing) {
   }
   EventRecord r;
   ASSERT_TRUE(server.await(EventKind::kChannelClosed, 0, &r));
+  EXPECT_EQ(static_cast<int32_t>(ClosedCause::kProtocolError), r.a) << "a ProtocolException, not an operation's status";
+  EXPECT_EQ(static_cast<int32_t>(ProtocolViolation::kNotAuthenticated), r.b);
   EXPECT_EQ(0u, server.context.pending_hellos());
+}
+
+// Framing violations close the channel as a protocol error (a ProtocolException in Java), not as
+// an operation's completion status (they surfaced as RdmaOperationException BAD_RESP_ERR / LOC_LEN_ERR).
+TEST(HostilePeer, FramingViolationsCloseTheChannelAsAProtocolError) {
+  Loop server;
+  tcp::TcpListener* listener = listen_with(server, options());
+  auto expect_protocol_error = [&](const char* what, auto&& misbehave) {
+    RawPeer peer(listener->port);
+    peer.hello(false);
+    wire::Handshake answer;
+    ASSERT_TRUE(peer.accepted(false, &answer)) << what;
+    EventRecord r;
+    ASSERT_TRUE(server.await(EventKind::kChannelOpen, 0, &r)) << what;
+    misbehave(peer);
+    ASSERT_TRUE(server.await(EventKind::kChannelClosed, static_cast<uint32_t>(r.key), &r)) << what;
+    EXPECT_EQ(static_cast<int32_t>(ClosedCause::kProtocolError), r.a) << what;
+    EXPECT_EQ(static_cast<int32_t>(ProtocolViolation::kMalformedFrame), r.b) << what;
+  };
+  expect_protocol_error("a malformed header", [](RawPeer& peer) {
+    uint8_t garbage[tcp::kFrameHeaderSize];
+    std::memset(garbage, 0xff, sizeof garbage);
+    ASSERT_EQ(static_cast<ssize_t>(sizeof garbage), ::send(peer.fd(), garbage, sizeof garbage, MSG_NOSIGNAL));
+  });
+  expect_protocol_error("a message beyond the receive buffers", [](RawPeer& peer) {
+    tcp::Frame f;
+    f.type = tcp::FrameType::kSend;
+    f.length = options().eager + 1;
+    std::vector<uint8_t> payload(f.length);
+    peer.frame(f, payload.data());
+  });
+  expect_protocol_error("a response to no request", [](RawPeer& peer) {
+    tcp::Frame f;
+    f.type = tcp::FrameType::kWriteResponse;
+    f.request = 7;
+    peer.frame(f);
+  });
 }
 
 // Keys are drawn at random: from one token nobody walks to the neighbours (they were sequential).

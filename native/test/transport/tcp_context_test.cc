@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -69,6 +70,39 @@ TEST(TcpContext, AConnectionCarriesMessagesBothWaysAndAGracefulCloseReachesThePe
   client.context.destroy_channel(channel);
   server.context.destroy_channel(accepted);
   server.context.close_listener(listener);
+}
+
+// Java reads a received message through a view of the channel's memory, which it may keep past the
+// channel: once the channel is gone that memory reads as zeros, and is never freed to the heap (a
+// std::vector was, so a kept view read whatever the heap put there next).
+TEST(TcpContext, AChannelsMemoryOutlivesItAndReadsZerosOnceItIsGone) {
+  Loop server;
+  Loop client;
+  const char* failed;
+  OpenPair pair = open_pair(server, client, &failed);
+  ASSERT_EQ(nullptr, failed) << failed;
+  std::vector<uint8_t> message(300, 0x7e);
+  Submission send{};
+  send.kind = static_cast<uint8_t>(OpKind::kSend);
+  send.local_address = reinterpret_cast<uintptr_t>(message.data());
+  send.length = static_cast<uint32_t>(message.size());
+  pair.server->engine.submit(&send, 1);
+  ASSERT_TRUE(client.await_messages(1));
+  const uint8_t* memory = pair.client->memory.data();
+  std::size_t size = pair.client->memory.size();
+  auto holds_message = [&] { return std::search(memory, memory + size, message.begin(), message.end()) != memory + size; };
+  ASSERT_TRUE(holds_message()) << "the message was received into the channel's memory";
+  EventRecord r;
+  pair.client->engine.close();
+  ASSERT_TRUE(client.await(EventKind::kChannelClosed, pair.client->key, &r));
+  client.context.destroy_channel(pair.client);
+  // Commands run in order: once a channel connected after it is answered, the destroyed one is
+  // gone. (Another eager size: refused, and its memory is not the freed block reused.)
+  tcp::TcpChannelEntry* next = client.context.create_channel(options(2048));
+  client.context.connect(next, loopback(pair.listener->port), 5000);
+  ASSERT_TRUE(client.await(EventKind::kChannelClosed, next->key, &r));
+  EXPECT_TRUE(std::all_of(memory, memory + size, [](uint8_t b) { return b == 0; })) << "a kept view reads zeros";
+  client.context.destroy_channel(next);
 }
 
 // A port nobody listens on: bound and closed again by the test, so no listener can be there.

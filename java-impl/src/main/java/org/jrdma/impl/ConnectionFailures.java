@@ -40,7 +40,10 @@ final class ConnectionFailures {
         "more rendezvous messages at a time than this side's rendezvousTransfers",
         "a rendezvous answer for no transfer of ours", "a reserved field or an unknown status in a control message",
         "a release of memory this side did not allocate for the peer", "an allocation answer for no request of ours",
-        "an allocation request whose id is already waiting", "a message before the peer proved the pre-shared key"};
+        "an allocation request whose id is already waiting",
+        "a message or one-sided request before the peer proved the pre-shared key",
+        "a frame the TCP or shared-memory transport does not carry (malformed, a response to nothing, a message"
+            + " beyond the receive buffers or with none posted, a corrupt ring index)"};
 
     private ConnectionFailures() {
     }
