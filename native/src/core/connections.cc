@@ -172,7 +172,7 @@ Channel* Context::accept_request(Listener* listener, verbs::CmId& owned, const w
     channel->engine.set_peer(peer);
     channel->transport.create_queue_pair();
     channel->engine.attach(&channel->transport);  // every receive is posted before the peer may send
-    channel->transport.ready(peer.mtu);
+    channel->transport.ready(peer.mtu, !listener->options.psk.empty());
     uint8_t data[wire::kAcceptWithNonceSize];
     rdma_conn_param param;
     fill_conn_param(&param, *channel, data);

@@ -118,7 +118,7 @@ void VerbsChannel::create_queue_pair() {
   qp_->modify(init, mask | IBV_QP_PKEY_INDEX, "INIT, pkey_index=" + std::to_string(options_.pkey_index));
 }
 
-void VerbsChannel::ready(uint32_t peer_mtu) {
+void VerbsChannel::ready(uint32_t peer_mtu, bool withhold_remote_access) {
   // INIT once more, as librdmacm does for its own queue pairs: only now, after the connection
   // exchange, does rdma_cm know the remote access rights (REMOTE_WRITE, and READ and ATOMIC when
   // responder resources were agreed). Without it the active side's queue pair refuses every
@@ -128,6 +128,13 @@ void VerbsChannel::ready(uint32_t peer_mtu) {
   init.qp_state = IBV_QPS_INIT;
   if (rdma_init_qp_attr(id_.get(), &init, &mask) != 0) throw_errno("rdma_init_qp_attr(INIT)", errno);
   init.pkey_index = options_.pkey_index;
+  if (withhold_remote_access) {
+    // Nothing of our memory before the peer's proof, even for a peer that knows or guesses an rkey:
+    // the rights are applied once the engine has checked it (grant_remote_access).
+    withheld_access_ = init.qp_access_flags;
+    init.qp_access_flags = 0;
+    mask |= IBV_QP_ACCESS_FLAGS;
+  }
   qp_->modify(init, mask | IBV_QP_PKEY_INDEX, "INIT, access flags after the exchange");
   ibv_qp_attr rtr{};
   mask = 0;
@@ -163,6 +170,14 @@ void VerbsChannel::ready(uint32_t peer_mtu) {
   qp_->modify(rts, mask | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY,
               "RTS, timeout=" + std::to_string(options_.timeout) + ", retry_cnt=" +
                   std::to_string(options_.retry_count) + ", rnr_retry=" + std::to_string(options_.rnr_retry));
+}
+
+void VerbsChannel::grant_remote_access() {
+  if (withheld_access_ == 0) return;
+  ibv_qp_attr attr{};
+  attr.qp_access_flags = static_cast<unsigned int>(withheld_access_);
+  qp_->modify(attr, IBV_QP_ACCESS_FLAGS, "RTS, access flags " + std::to_string(withheld_access_) + " once the peer proved itself");
+  withheld_access_ = 0;
 }
 
 // Reads the queue pair back: a device that accepts an attribute but does not keep it (rxe has no

@@ -92,8 +92,12 @@ class VerbsChannel : public ChannelTransport {
   void create_queue_pair();
   // RTR then RTS with the configured attributes; the path MTU is the smallest of the configured
   // one, the peer's (0: none) and the path's. Throws RdmaError naming the call and attribute, or
-  // AttributeRefused when the device does not keep a configured attribute.
-  void ready(uint32_t peer_mtu);
+  // AttributeRefused when the device does not keep a configured attribute. With
+  // `withhold_remote_access` (a server that waits for the client's proof of the pre-shared key) the
+  // queue pair grants no remote access until grant_remote_access().
+  void ready(uint32_t peer_mtu, bool withhold_remote_access = false);
+  // The peer proved itself: the remote access rights rdma_cm agreed on (RTS -> RTS).
+  void grant_remote_access() override;
   uint32_t qp_num() const noexcept { return qp_ != nullptr ? qp_->number() : 0; }
   // The queue pair's attributes as the device reports them (ibv_query_qp), as text.
   std::string describe_queue_pair() const;
@@ -128,6 +132,7 @@ class VerbsChannel : public ChannelTransport {
   std::unique_ptr<verbs::QueuePair> qp_;
   std::atomic<bool> disconnected_{false};
   uint32_t max_inline_ = 0;
+  int withheld_access_ = 0;  // loop thread: remote access flags not granted yet (0: none withheld)
   // Scratch for post_chain, sized to the queue depth once: no allocation per post.
   std::vector<ibv_send_wr> chain_wrs_;
   std::vector<ibv_sge> chain_sges_;

@@ -401,3 +401,65 @@ TEST(ChannelDevice, ConnectionRequestsNeverCompletedAreBoundedPerListenerAndReje
   server.wait_events(records, 64, 0, jrdma::PollMode::kEvent);  // runs the queued destroys and the close
   clients.clear();
 }
+
+// A raw verbs client that connects to a server holding a pre-shared key and never proves it: the
+// server's queue pair grants no remote access until the proof, so an RDMA READ or WRITE with a
+// valid rkey of the server's memory fails with a remote access error and moves no byte.
+TEST(ChannelDevice, ARawPeerThatNeverProvesTheKeyReadsAndWritesNothingThroughAValidRkey) {
+  jrdma::Context server(rxe0());
+  jrdma::ChannelOptions options;
+  options.queue_pair.eager = 4096;
+  options.queue_pair.depth = 16;
+  options.psk = {'k', 'e', 'y'};
+  int port = 21010;
+  sockaddr_in bind = address(kServerIp, port);
+  jrdma::Listener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
+  std::vector<uint8_t> secret(4096, 0x5a);
+  auto region = server.register_memory(secret.data(), secret.size(),
+                                       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
+  for (ibv_wr_opcode opcode : {IBV_WR_RDMA_READ, IBV_WR_RDMA_WRITE}) {
+    RawClient client;
+    jrdma::wire::Handshake hello = valid_handshake();
+    hello.flags |= jrdma::wire::kFlagAuthenticate;
+    std::atomic<bool> connected{false};
+    std::thread peer([&] { connected = client.connect(port, hello); });
+    jrdma::Channel* channel = nullptr;
+    run_loop(server, [&](const jrdma::EventRecord& r) {
+      if (r.kind == static_cast<int32_t>(jrdma::EventKind::kIncoming)) {
+        channel = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.c));
+      }
+      return channel != nullptr;
+    });
+    peer.join();
+    ASSERT_TRUE(connected.load()) << "the server accepts with its nonce";
+    std::vector<uint8_t> local(64, 0xee);
+    ibv_mr* mr = ibv_reg_mr(client.pd, local.data(), local.size(), IBV_ACCESS_LOCAL_WRITE);
+    ASSERT_NE(nullptr, mr);
+    ibv_sge sge{reinterpret_cast<uintptr_t>(local.data()), 64, mr->lkey};
+    ibv_send_wr wr{};
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = opcode;
+    wr.send_flags = IBV_SEND_SIGNALED;
+    wr.wr.rdma.remote_addr = reinterpret_cast<uintptr_t>(secret.data());
+    wr.wr.rdma.rkey = region->rkey();
+    ibv_send_wr* bad = nullptr;
+    ASSERT_EQ(0, ibv_post_send(client.id->qp, &wr, &bad));
+    ibv_wc wc{};
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    int polled = 0;
+    while (polled == 0 && std::chrono::steady_clock::now() < deadline) {
+      polled = ibv_poll_cq(client.cq, 1, &wc);
+      if (polled == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_EQ(1, polled) << "no completion within 20 s";
+    EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, wc.status) << ibv_wc_status_str(wc.status);
+    EXPECT_EQ(std::vector<uint8_t>(4096, 0x5a), secret) << "nothing written";
+    if (opcode == IBV_WR_RDMA_READ) EXPECT_EQ(std::vector<uint8_t>(64, 0xee), local) << "nothing read";
+    ibv_dereg_mr(mr);
+    server.destroy_channel(channel);
+  }
+  server.close_listener(listener);
+  jrdma::EventRecord records[8];
+  server.wait_events(records, 8, 0, jrdma::PollMode::kEvent);
+}
