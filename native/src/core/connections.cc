@@ -10,7 +10,7 @@
 
 #include "core/context.h"
 #include "core/error.h"
-#include "crypto/hmac_sha256.h"
+#include "crypto/crypto.h"
 #include "wire/handshake.h"
 
 namespace jrdma {

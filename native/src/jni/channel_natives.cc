@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "crypto/crypto.h"
 #include "jni/context_handle.h"
 #include "jni/exceptions.h"
 #include "jni/handles.h"
@@ -52,6 +53,7 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
 ChannelOptions channel_options(JNIEnv* env, JRDMA_CHANNEL_SETTINGS) {
   ChannelOptions o;
   if (psk != nullptr) {  // the key stays in native memory only as long as the options that use it
+    crypto::require_hmac();  // a missing libcrypto is a configuration error now, not a failed connect later
     o.psk.resize(static_cast<std::size_t>(env->GetArrayLength(psk)));
     env->GetByteArrayRegion(psk, 0, static_cast<jsize>(o.psk.size()), reinterpret_cast<jbyte*>(o.psk.data()));
   }

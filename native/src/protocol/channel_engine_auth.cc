@@ -1,5 +1,6 @@
 // Pre-shared-key authentication in the channel engine (docs/protocol.md, "Authentication"): once
-// the connection is up, each side proves it holds the key with HMAC-SHA256 over both sides' fresh
+// the connection is up, each side proves it holds the key with HMAC-SHA256 (OpenSSL's libcrypto,
+// crypto/crypto.h) over both sides' fresh
 // nonces — the server's (sent in its accept) and the client's (in its AUTH) — under a label per
 // direction, so no proof can be replayed or reflected and the key never travels. The channel opens
 // for Java only after the peer's proof checked; until then the peer may send nothing but AUTH and
@@ -8,7 +9,7 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "crypto/hmac_sha256.h"
+#include "crypto/crypto.h"
 #include "protocol/channel_engine.h"
 
 namespace jrdma {
@@ -41,7 +42,12 @@ bool ChannelEngine::authenticating() const {
 
 // The client speaks first: its nonce and its proof over the server's nonce and its own.
 void ChannelEngine::send_client_proof_locked() {
-  crypto::Digest p = proof(options_.psk, kClientLabel, auth_.server_nonce, auth_.client_nonce);
+  crypto::Digest p;
+  try {
+    p = proof(options_.psk, kClientLabel, auth_.server_nonce, auth_.client_nonce);
+  } catch (const RdmaError& e) {  // libcrypto gone or failing: checked when the key was configured
+    return finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kSetupError), e.errno_value());
+  }
   send_auth_locked(auth_.client_nonce, p.data());
 }
 
@@ -62,15 +68,21 @@ void ChannelEngine::receive_auth_locked(uint32_t slot) {
   const uint8_t* nonce = payload;
   const uint8_t* offered = payload + wire::kNonceSize;
   bool valid;
-  if (auth_.client) {
-    // The server's answer: the nonce of its accept, and its proof over our nonce and its own.
-    crypto::Digest expected = proof(options_.psk, kServerLabel, auth_.client_nonce, auth_.server_nonce);
-    valid = crypto::equal_in_constant_time(nonce, auth_.server_nonce, wire::kNonceSize) &
-            crypto::equal_in_constant_time(offered, expected.data(), wire::kProofSize);
-  } else {
-    std::memcpy(auth_.client_nonce, nonce, wire::kNonceSize);
-    crypto::Digest expected = proof(options_.psk, kClientLabel, auth_.server_nonce, auth_.client_nonce);
-    valid = crypto::equal_in_constant_time(offered, expected.data(), wire::kProofSize);
+  crypto::Digest answer{};
+  try {
+    if (auth_.client) {
+      // The server's answer: the nonce of its accept, and its proof over our nonce and its own.
+      crypto::Digest expected = proof(options_.psk, kServerLabel, auth_.client_nonce, auth_.server_nonce);
+      valid = crypto::equal_in_constant_time(nonce, auth_.server_nonce, wire::kNonceSize) &
+              crypto::equal_in_constant_time(offered, expected.data(), wire::kProofSize);
+    } else {
+      std::memcpy(auth_.client_nonce, nonce, wire::kNonceSize);
+      crypto::Digest expected = proof(options_.psk, kClientLabel, auth_.server_nonce, auth_.client_nonce);
+      valid = crypto::equal_in_constant_time(offered, expected.data(), wire::kProofSize);
+      answer = proof(options_.psk, kServerLabel, auth_.client_nonce, auth_.server_nonce);
+    }
+  } catch (const RdmaError& e) {  // libcrypto gone or failing (checked when the key was configured)
+    return finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kSetupError), e.errno_value());
   }
   if (!valid) {
     return finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kAuthFailed),
@@ -78,10 +90,7 @@ void ChannelEngine::receive_auth_locked(uint32_t slot) {
   }
   // Granted before the server's proof leaves: a client that has it may use the memory at once.
   if (!grant_remote_access_locked()) return;
-  if (!auth_.client) {
-    crypto::Digest answer = proof(options_.psk, kServerLabel, auth_.client_nonce, auth_.server_nonce);
-    send_auth_locked(auth_.server_nonce, answer.data());
-  }
+  if (!auth_.client) send_auth_locked(auth_.server_nonce, answer.data());
   auth_.pending = false;
   announce_open_locked();
 }

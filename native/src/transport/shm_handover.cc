@@ -11,7 +11,7 @@
 #include <string>
 
 #include "core/error.h"
-#include "crypto/hmac_sha256.h"
+#include "crypto/crypto.h"
 
 namespace jrdma::tcp {
 

@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "crypto/hmac_sha256.h"
+#include "crypto/crypto.h"
 #include "transport/tcp_context.h"
 
 namespace jrdma::tcp {

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "crypto/hmac_sha256.h"
+#include "crypto/crypto.h"
 
 namespace jrdma::tcp {
 

@@ -455,7 +455,9 @@ TEST(ChannelDevice, ARawPeerThatNeverProvesTheKeyReadsAndWritesNothingThroughAVa
     ASSERT_EQ(1, polled) << "no completion within 20 s";
     EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, wc.status) << ibv_wc_status_str(wc.status);
     EXPECT_EQ(std::vector<uint8_t>(4096, 0x5a), secret) << "nothing written";
-    if (opcode == IBV_WR_RDMA_READ) EXPECT_EQ(std::vector<uint8_t>(64, 0xee), local) << "nothing read";
+    if (opcode == IBV_WR_RDMA_READ) {
+      EXPECT_EQ(std::vector<uint8_t>(64, 0xee), local) << "nothing read";
+    }
     ibv_dereg_mr(mr);
     server.destroy_channel(channel);
   }

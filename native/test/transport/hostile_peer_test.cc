@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "crypto/hmac_sha256.h"
+#include "crypto/crypto.h"
 #include "transport/shm_handover.h"
 #include "transport/tcp_frame.h"
 #include "test/transport/tcp_loop.h"
@@ -325,7 +325,9 @@ struct HandedOver {
   HandedOver(uint16_t port, int seals, std::size_t size) {
     fd = ::memfd_create("hostile-rings", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     EXPECT_EQ(0, ::ftruncate(fd, static_cast<off_t>(size)));
-    if (seals != 0) EXPECT_EQ(0, ::fcntl(fd, F_ADD_SEALS, seals));
+    if (seals != 0) {
+      EXPECT_EQ(0, ::fcntl(fd, F_ADD_SEALS, seals));
+    }
     EXPECT_TRUE(crypto::random_bytes(ticket, sizeof ticket));
     taken = tcp::ShmHandover::offer(port, ticket, fd);
   }
@@ -364,7 +366,9 @@ TEST(HostilePeer, RingsThatAreNotSealedOrNotTheRightSizeAreNotTaken) {
       wire::Handshake answer;
       ASSERT_TRUE(peer.accepted(false, &answer));
       EXPECT_EQ(0, answer.flags & wire::kFlagSharedMemory) << "seals " << seals << ", size " << size;
-      if (seals == 0) EXPECT_EQ(0, ::ftruncate(file.fd, 0)) << "the peer shrinks its file: nothing of ours maps it";
+      if (seals == 0) {
+        EXPECT_EQ(0, ::ftruncate(file.fd, 0)) << "the peer shrinks its file: nothing of ours maps it";
+      }
       EXPECT_EQ(0, mappings_of("hostile-rings")) << "never mapped by the server";
       tcp::Frame early;
       early.type = tcp::FrameType::kRingsFollow;

@@ -16,7 +16,8 @@ import org.jrdma.Transport;
 /**
  * Run by {@link WithoutRdmaCoreTest} in a JVM that cannot see libibverbs and librdmacm: prints whether
  * the library loaded, what listing devices and opening a verbs context say, and whether the default
- * configuration opens a working context (a message echoed and a one-sided write between two contexts).
+ * configuration opens a working context (a message echoed and a one-sided write between two contexts),
+ * and what a pre-shared key says without libcrypto.
  */
 public final class WithoutRdmaCoreMain {
     private WithoutRdmaCoreMain() {
@@ -60,6 +61,14 @@ public final class WithoutRdmaCoreMain {
             byte[] written = new byte[8];
             target.buffer().get(0, written);
             System.out.println("written: " + new String(written, java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        // libcrypto is hidden too: a pre-shared key is refused when configured, with what to install.
+        byte[] key = "a key of 16 bytes".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        try (RdmaContext keyed = Rdma.open(RdmaConfig.builder().transport(Transport.TCP).preSharedKey(key).build())) {
+            keyed.listen(new InetSocketAddress("127.0.0.1", 0), (channel, message) -> { });
+            System.out.println("listen with a key worked");
+        } catch (ConfigurationException e) {
+            System.out.println("listen with a key failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }
 }

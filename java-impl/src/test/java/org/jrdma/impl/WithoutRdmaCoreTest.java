@@ -16,10 +16,12 @@ import org.junit.jupiter.api.Test;
  * a JVM in a mount namespace where both libraries are replaced by empty files loads the library;
  * listing devices or opening a verbs context fails with a ConfigurationException naming the missing
  * library and the remedy — no UnsatisfiedLinkError, no crash — and the default configuration opens
- * TCP contexts that carry a message and a one-sided write.
+ * TCP contexts that carry a message and a one-sided write. libcrypto is hidden as well: a pre-shared
+ * key is then a ConfigurationException naming it, when the key is configured.
  */
 class WithoutRdmaCoreTest {
-    private static final List<String> LIBRARIES = List.of("libibverbs.so.1", "librdmacm.so.1");
+    private static final List<String> LIBRARIES = List.of("libibverbs.so.1", "librdmacm.so.1", "libcrypto.so.3",
+            "libcrypto.so.1.1");
     private static final List<Path> LIBRARY_DIRS = List.of(Path.of("/usr/lib/x86_64-linux-gnu"), Path.of("/usr/lib64"),
             Path.of("/lib/x86_64-linux-gnu"), Path.of("/usr/lib"));
 
@@ -54,5 +56,8 @@ class WithoutRdmaCoreTest {
         assertTrue(output.contains("default open: TCP"), output);
         assertTrue(output.contains("echo: over TCP"), output);
         assertTrue(output.contains("written: over TCP"), output);
+        assertTrue(output.contains("listen with a key failed: ConfigurationException: the pre-shared-key authentication"
+                + " needs OpenSSL's libcrypto"), output);
+        assertTrue(output.contains("apt install libssl3"), output);
     }
 }

@@ -129,6 +129,8 @@ abstract class RemoteMemoryAgentContract {
             assertEquals(RemoteAllocationException.Reason.OVER_BYTES, overBytes.reason(), overBytes.getMessage());
             assertEquals(64 * 1024, overBytes.limit());
             assertTrue(channel.isOpen(), "refusals leave the channel open");
+            // A right that is not named grants nothing: refused here, never sent as REMOTE_ATOMIC.
+            assertThrows(NullPointerException.class, () -> channel.allocateRemote(64, (Access) null));
 
             // Write-only memory: a READ through its token is refused by the peer's device.
             RegisteredBuffer in = e.client.allocate(4096);
