@@ -65,7 +65,7 @@ struct TcpHello {
   TcpListener* listener = nullptr;
   uint8_t bytes[wire::kHandshakeSize + 1 + wire::kMaxConnectData + wire::kShmTicketSize] = {};  // handshake,
                                                        // length, connect data, the offered rings' ticket
-  std::unique_ptr<ShmPipe> pipe;  // the client's rings, checked, not mapped
+  std::unique_ptr<ShmPipe> pipe;  // the client's rings once admitted: checked, not mapped
   std::size_t received = 0;
   std::chrono::steady_clock::time_point deadline{};
   // Parked for the admission policy (kAdmissionRequest): what the hello said and who sent it.
@@ -167,6 +167,7 @@ class TcpContext : public EventSink, public TransportWaker {
   void continue_connect(TcpChannelEntry& channel);
   void continue_hello(TcpHello& hello);
   bool read_hello(TcpHello& hello, std::size_t want);
+  void admit(TcpHello& hello, const wire::Handshake& peer);
   void open_from_hello(TcpHello& hello, const wire::Handshake& peer);
   void park_for_admission(TcpHello& hello, const wire::Handshake& peer);
   void drop(TcpHello& hello);

@@ -32,7 +32,7 @@ void TcpContext::decide(int64_t handle, bool accept, uint32_t code, const std::s
     throw RdmaError(ErrorKind::kIllegalArgument, "no connection request " + std::to_string(handle) + " awaits a decision");
   }
   hello->awaiting = false;
-  if (accept) return open_from_hello(*hello, hello->peer);
+  if (accept) return admit(*hello, hello->peer);
   uint8_t answer[1 + wire::kRejectSize + 1 + wire::kMaxRejectText];
   answer[0] = kAnswerRejected;
   std::size_t length = 1 + wire::encode_refusal(code, text, answer + 1);

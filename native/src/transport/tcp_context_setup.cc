@@ -242,17 +242,24 @@ void TcpContext::continue_hello(TcpHello& hello) {
   if (we_authenticate != ((peer.flags & wire::kFlagAuthenticate) != 0)) {
     return refuse(hello, wire::RejectReason::kAuthMismatch, we_authenticate ? 1 : 0, 0);
   }
-  if (offered && listener.handover != nullptr && hello.pipe == nullptr) {
-    // The rings the client handed over before this hello: checked (sealed, sized), not mapped —
-    // that waits for the client's proof (TcpChannel::grant_remote_access).
-    int fd = listener.handover->claim(hello.bytes + with_data);
+  if (listener.admission) return park_for_admission(hello, peer);
+  admit(hello, peer);
+}
+
+// A hello past every check and the admission policy: the client's rings, then the channel. Only
+// now is the ring file taken from the handover socket (checked: sealed, sized; mapped only after
+// the client's proof, TcpChannel::grant_remote_access), so a refused peer's file is never touched.
+void TcpContext::admit(TcpHello& hello, const wire::Handshake& peer) {
+  TcpListener& listener = *hello.listener;
+  if ((peer.flags & wire::kFlagSharedMemory) != 0 && listener.handover != nullptr && hello.pipe == nullptr) {
+    const uint8_t* ticket = hello.bytes + wire::kHandshakeSize + 1 + hello.bytes[wire::kHandshakeSize];
+    int fd = listener.handover->claim(ticket);
     int error = 0;
     if (fd >= 0) hello.pipe = ShmPipe::adopt(fd, &error);
   }
   if (shared_memory_ == SharedMemory::kRequired && hello.pipe == nullptr) {
     return refuse(hello, wire::RejectReason::kNoSharedMemory, 0, 0);
   }
-  if (listener.admission) return park_for_admission(hello, peer);
   open_from_hello(hello, peer);
 }
 
