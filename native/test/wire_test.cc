@@ -137,11 +137,15 @@ TEST(Handshake, RejectsMalformedAndOutOfRangeFields) {
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, 4, &in));
   bytes[0] ^= 1;
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, sizeof bytes, &in));
-  Handshake v5 = h;
-  v5.version = 5;
-  encode_handshake(v5, bytes);
+  Handshake v6 = h;
+  v6.version = 6;
+  encode_handshake(v6, bytes);
   EXPECT_EQ(RejectReason::kVersionMismatch, decode_handshake(bytes, sizeof bytes, &in));
-  EXPECT_EQ(5, in.version);
+  EXPECT_EQ(6, in.version);
+  Handshake v4 = h;  // version 4 had the same 32 bytes, but no AUTH confirmation and no ring handover
+  v4.version = 4;
+  encode_handshake(v4, bytes);
+  EXPECT_EQ(RejectReason::kVersionMismatch, decode_handshake(bytes, sizeof bytes, &in));
   Handshake v3 = h;  // version 3 had the same 32 bytes, but no agent, AUTH or connect data
   v3.version = 3;
   encode_handshake(v3, bytes);

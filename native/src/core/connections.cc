@@ -280,7 +280,8 @@ void Context::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId>& to
         channel.engine.authenticate(true, static_cast<const uint8_t*>(event->param.conn.private_data) + wire::kHandshakeSize);
       }
       try {
-        channel.transport.ready(peer.mtu);
+        // With a key, the client too grants remote access only once the server proved itself.
+        channel.transport.ready(peer.mtu, !channel.options.psk.empty());
         if (rdma_establish(event->id) != 0) throw_errno("rdma_establish()", errno);
       } catch (const AttributeRefused& e) {
         channel.engine.abort(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kAttributeRefused),

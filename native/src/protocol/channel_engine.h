@@ -226,6 +226,7 @@ class ChannelEngine {
   struct Authentication {
     bool pending = false;  // the peer has not proven the key yet: nothing but CREDIT and AUTH from it
     bool client = false;
+    bool confirming = false;  // server: the client's proof checked, ours sent; opens on the client's confirmation
     uint8_t server_nonce[wire::kNonceSize] = {};
     uint8_t client_nonce[wire::kNonceSize] = {};
     std::chrono::steady_clock::time_point deadline{};

@@ -94,6 +94,23 @@ TEST(Authentication, DataBeforeTheProofIsAProtocolErrorAndNothingIsDelivered) {
   EXPECT_EQ(pair.b.data_received, 0u);
 }
 
+// The server opens only once the client confirmed that it checked the server's proof (and granted
+// its memory): a client that sends its proof and then a forged confirmation never gets a channel.
+TEST(Authentication, TheServerOpensOnlyOnTheClientsConfirmation) {
+  EngineOptions key = with_key("k1234567890123456");
+  EnginePair recorded(key, key, true, 1, 0, 9);
+  const WorkRequest& proof = recorded.a.transport.first_send();
+  std::vector<uint8_t> bytes(proof.header, proof.header + proof.header_length);
+  EnginePair pair(key, key, true, 1, 0, 9);
+  inject(pair, bytes.data(), bytes.size());
+  ASSERT_FALSE(pair.b.open);
+  std::vector<uint8_t> forged = bytes;  // the client's proof again (as the next message), in place of the confirmation
+  forged[8] = 1;                         // the header's id: the second message
+  inject(pair, forged.data(), forged.size());
+  expect_auth_failure(pair.b, AuthFailure::kWrongProof);
+  EXPECT_FALSE(pair.b.open);
+}
+
 TEST(Authentication, AReplayedProofFailsUnderAFreshServerNonce) {
   // An on-path attacker records a client's proof and replays it to the same server later: the
   // server's nonce differs per connection, so the proof does not match.
@@ -110,7 +127,8 @@ TEST(Authentication, AReplayedProofFailsUnderAFreshServerNonce) {
 
   EnginePair same(key, key, true, 1, 0, 9);  // the control: the same nonce accepts it
   inject(same, bytes.data(), bytes.size());
-  EXPECT_TRUE(same.b.open);
+  EXPECT_FALSE(same.b.closed) << "the proof checked";
+  EXPECT_FALSE(same.b.open) << "the server opens only on the client's confirmation";
 }
 
 }  // namespace
