@@ -10,9 +10,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,9 +35,18 @@ EngineOptions with_key(const std::string& key) {
   return o;
 }
 
-tcp::TcpListener* listen_with(Loop& server, const EngineOptions& o, uint32_t max_pending = 64) {
+tcp::TcpListener* listen_with(Loop& server, const EngineOptions& o, uint32_t max_pending = 64,
+                              bool admission = false) {
   sockaddr_storage any = loopback(0);
-  return server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), o, 16, max_pending);
+  return server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), o, 16, max_pending, admission);
+}
+
+// This process's resident memory in bytes (/proc/self/statm).
+std::size_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
 }
 
 // A peer that speaks the TCP transport by hand.
@@ -48,10 +60,11 @@ class RawPeer {
   ~RawPeer() { ::close(fd_); }
 
   // Sends a hello as jrdma's client does; `ticket` (kShmTicketSize bytes) offers rings.
-  void hello(bool authenticate, const uint8_t* ticket = nullptr) {
+  // `eager` must be the server's (a different one is refused).
+  void hello(bool authenticate, const uint8_t* ticket = nullptr, uint32_t eager = options().eager) {
     wire::Handshake ours;
     ours.credits = 16;
-    ours.eager = options().eager;
+    ours.eager = eager;
     ours.max_message = 1u << 20;
     ours.rendezvous = 8;
     if (authenticate) ours.flags |= wire::kFlagAuthenticate;
@@ -275,6 +288,30 @@ TEST(HostilePeer, ConnectionsProvingTheKeyCountAsPending) {
   EXPECT_TRUE(again.accepted(true, &answer));
 }
 
+// A flood of connections that never prove the key, with a channel's memory as Java's defaults size
+// it (128 deep, 4 KiB eager): the victim's resident memory grows by the bound's worth, not the flood's.
+TEST(HostilePeer, AFloodOfUnprovenConnectionsCostsTheVictimABoundedAmountOfMemory) {
+  Loop server;
+  EngineOptions defaults = with_key("the key");
+  defaults.depth = 128;
+  defaults.eager = 4096;
+  tcp::TcpListener* listener = listen_with(server, defaults, 64);
+  std::size_t before = resident_bytes();
+  std::vector<std::unique_ptr<RawPeer>> flood;
+  int accepted = 0;
+  for (int i = 0; i < 300; ++i) {
+    flood.push_back(std::make_unique<RawPeer>(listener->port));
+    flood.back()->hello(true, nullptr, defaults.eager);
+    wire::Handshake answer;
+    accepted += flood.back()->accepted(true, &answer) ? 1 : 0;
+  }
+  std::size_t grown = resident_bytes() - std::min(before, resident_bytes());
+  EXPECT_EQ(64, accepted) << "the rest are refused as too many pending";
+  std::printf("resident memory grew by %zu KiB for 300 connections\n", grown >> 10);
+  // Measured: 15 MiB with the bound of 64; 70 MiB when all 300 were let in (the bound lifted).
+  EXPECT_LT(grown, std::size_t{40} << 20) << "resident memory grew by " << (grown >> 20) << " MiB for 300 connections";
+}
+
 // A server that sends its first frame together with its answer (as an onOpen that sends at once
 // can): the client delivers it (it sat in the socket with no epoll edge left to announce it).
 TEST(HostilePeer, AMessageThatComesWithTheServersAnswerIsDelivered) {
@@ -417,6 +454,28 @@ TEST(HostilePeer, TheHandoverSocketHoldsABoundedNumberOfThingsForABoundedTime) {
   EXPECT_GE(claimed, 0) << "an offer made now is taken";
   if (claimed >= 0) ::close(claimed);
   ::close(file);
+}
+
+// A peer the admission policy refuses: its ring file stays where it was handed over, never taken
+// (it was opened, mapped and unlinked before the decision). The proof: an admitted hello naming
+// the same ticket afterwards still gets the rings.
+TEST(HostilePeer, ARefusedPeersRingFileIsNeverTaken) {
+  Loop server(tcp::SharedMemory::kPreferred);
+  int decisions = 0;
+  server.decide_admissions([&decisions] { return decisions++ > 0; });  // the first is refused
+  tcp::TcpListener* listener = listen_with(server, options(), 64, true);
+  HandedOver file(listener->port, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, kRingFileBytes);
+  ASSERT_TRUE(file.taken);
+  {
+    RawPeer refused(listener->port);
+    refused.hello(false, file.ticket);
+    EXPECT_EQ(wire::RejectReason::kAdmissionRefused, refused.rejected());
+  }
+  RawPeer admitted(listener->port);
+  admitted.hello(false, file.ticket);
+  wire::Handshake answer;
+  ASSERT_TRUE(admitted.accepted(false, &answer));
+  EXPECT_NE(0, answer.flags & wire::kFlagSharedMemory) << "the file was still there for the admitted hello";
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -66,6 +67,13 @@ class Loop {
     return changed_.wait_for(lock, std::chrono::seconds(10), [&] { return messages_.size() >= count; });
   }
 
+  // Answers every admission request from now on, on the loop thread as Java's policy does:
+  // `accept` says yes or no (refusals carry code 1).
+  void decide_admissions(std::function<bool()> accept) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    admission_ = std::move(accept);
+  }
+
   std::vector<std::vector<uint8_t>> messages() {
     std::lock_guard<std::mutex> lock(mutex_);
     return messages_;
@@ -94,6 +102,9 @@ class Loop {
           release.receive_slot = static_cast<uint32_t>(r.a);
           channel->engine.submit(&release, 1);
         }
+        if (r.kind == static_cast<int32_t>(EventKind::kAdmissionRequest) && admission_) {
+          context.decide(r.c, admission_(), 1, "refused by the test");
+        }
         records_.push_back(r);
       }
       if (n > 0) changed_.notify_all();
@@ -105,6 +116,7 @@ class Loop {
   std::deque<EventRecord> records_;
   std::vector<std::vector<uint8_t>> messages_;
   std::map<uint32_t, tcp::TcpChannelEntry*> channels_;  // passive channels by key
+  std::function<bool()> admission_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
