@@ -168,7 +168,7 @@ class TcpContext : public EventSink, public TransportWaker {
   void continue_hello(TcpHello& hello);
   bool read_hello(TcpHello& hello, std::size_t want);
   void admit(TcpHello& hello, const wire::Handshake& peer);
-  void open_from_hello(TcpHello& hello, const wire::Handshake& peer);
+  void open_from_hello(TcpHello& hello, wire::Handshake peer);
   void park_for_admission(TcpHello& hello, const wire::Handshake& peer);
   void drop(TcpHello& hello);
   bool read_setup(TcpChannelEntry& channel, std::size_t want);

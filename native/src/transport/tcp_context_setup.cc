@@ -282,7 +282,9 @@ bool TcpContext::read_hello(TcpHello& hello, std::size_t want) {
   return true;
 }
 
-void TcpContext::open_from_hello(TcpHello& hello, const wire::Handshake& peer) {
+// `peer` is a copy: a parked hello holds the handshake it was decided on, and the hello is dropped
+// before the engine learns its peer.
+void TcpContext::open_from_hello(TcpHello& hello, wire::Handshake peer) {
   const EngineOptions& ours = hello.listener->options;
   bool we_authenticate = !ours.psk.empty();
   TcpChannelEntry* channel;
