@@ -64,10 +64,9 @@ class KvTest {
 
     @Test
     void workersPushAndPullAgainstAModelOfTheSums() throws Exception {
-        // Five JVM threads move and sum megabytes in a two-vCPU emulated guest: the transport's ACK
-        // timeout is raised from 67 ms (RDMA_TIMEOUT 14; 7 tries, about 0.5 s) to about 1 s per try,
-        // as a lossy, slow fabric would need (an ACK missing for 0.5 s failed a SEND with RETRY_EXC_ERR).
-        try (Endpoints e = new Endpoints(org.jrdma.RdmaConfig.builder().timeout(18))) {
+        // Five JVM threads move and sum megabytes in a two-vCPU emulated guest (Fabric raises the ACK
+        // timeout for that, as a slow fabric needs).
+        try (Endpoints e = new Endpoints()) {
             List<KvServer> servers = List.of(
                     KvServer.listen(e.server, Endpoints.nextAddress(), MergeFunction.float32Sum(), KvOptions.DEFAULTS),
                     KvServer.listen(e.server, Endpoints.nextAddress(), MergeFunction.float32Sum(), KvOptions.DEFAULTS));
