@@ -8,11 +8,12 @@
 
 #include <atomic>
 #include <cstdint>
-
-#include "core/registered_blocks.h"
 #include <string>
 #include <vector>
 
+#include "context/command_queue.h"
+#include "context/connect_target.h"
+#include "core/registered_blocks.h"
 #include "protocol/channel_engine.h"
 #include "transport/verbs_channel.h"
 
@@ -61,18 +62,6 @@ class BlockLease {
   RegisteredBlocks& blocks_;
   RegisteredBlock block_;
 };
-
-// Where an active channel connects (Context::connect).
-struct ConnectTarget {
-  sockaddr_storage remote{};
-  sockaddr_storage local{};
-  bool has_local = false;
-  int timeout_ms = 0;
-};
-
-// Commands for a channel that could not be queued (the queue could not grow): the loop finds them
-// in the channel itself (Context::run_deferred_commands), so none is ever lost.
-enum DeferredCommand : uint8_t { kDeferredConnect = 1, kDeferredDisconnect = 2, kDeferredDestroy = 4 };
 
 class Channel {
  public:

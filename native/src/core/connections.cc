@@ -189,8 +189,7 @@ Channel* Context::accept_request(Listener* listener, verbs::CmId& owned, const w
     // event is acknowledged (rdma_destroy_id would wait for the ack forever), so the caller keeps it.
     if (channel != nullptr) {
       owned = channel->transport.detach();  // the id is rejected and destroyed by the caller, not the channel
-      remove_channel(channel);
-      delete channel;
+      remove_channel(channel).reset();
     }
     const auto* error = dynamic_cast<const RdmaError*>(&failure);
     *refusal = Refusal{wire::RejectReason::kResources, ENOMEM, 0};

@@ -33,8 +33,7 @@ Context::Context(const ContextOptions& options)
       budget_(options.receive_budget),
       max_pending_connections_(options.max_pending_connections),
       spin_(uint64_t{options.adaptive_spin_us} * 1000),
-      table_(new std::atomic<Channel*>[kMaxChannels]) {
-  for (uint32_t i = 0; i < kMaxChannels; ++i) table_[i].store(nullptr, std::memory_order_relaxed);
+      channels_(options.device_name) {
   try {
     ibv_device_attr attr{};
     if (int rc = ibv_query_device(device_.get(), &attr); rc != 0) throw_errno("ibv_query_device(" + name_ + ")", rc);
@@ -83,11 +82,8 @@ std::string Context::close() noexcept {
   };
   // Channels and listeners the user did not close: tear them down first (QPs before the CQ).
   // A channel created but never connected is in the table too; queued commands only point at them.
-  {
-    std::lock_guard<std::mutex> lock(commands_mutex_);
-    commands_.clear();
-  }
-  for (uint32_t i = 0; i < table_size_; ++i) delete table_[i].exchange(nullptr);
+  commands_.clear();
+  channels_.clear();
   refuse_awaiting_of(nullptr);  // requests waiting for an admission decision: their ids go too
   {
     std::lock_guard<std::mutex> lock(listeners_mutex_);
@@ -118,34 +114,9 @@ std::unique_ptr<verbs::MemoryRegion> Context::register_memory(void* address, std
 
 // ---- channel table --------------------------------------------------------------------------------
 
-uint32_t Context::insert_channel_locked() {
-  uint32_t index;
-  if (!free_indexes_.empty()) {
-    index = free_indexes_.back();
-    free_indexes_.pop_back();
-  } else {
-    if (table_size_ >= kMaxChannels - 1) {
-      throw RdmaError(ErrorKind::kIllegalState, "too many channels on " + name_ + " (at most 65535 at a time)");
-    }
-    index = table_size_++;
-    generations_.push_back(1);
-  }
-  return index | (static_cast<uint32_t>(generations_[index]) << 16);
-}
-
-Channel* Context::lookup(uint32_t key) const noexcept {
-  Channel* channel = table_[key & 0xffff].load(std::memory_order_acquire);
-  return channel != nullptr && channel->key == key ? channel : nullptr;
-}
-
-void Context::remove_channel(Channel* channel) noexcept {
+std::unique_ptr<Channel> Context::remove_channel(Channel* channel) noexcept {
   settle_pending(*channel);
-  std::lock_guard<std::mutex> lock(table_mutex_);
-  uint32_t index = channel->key & 0xffff;
-  if (table_[index].load() != channel) return;
-  table_[index].store(nullptr, std::memory_order_release);
-  generations_[index] = static_cast<uint16_t>(generations_[index] + 1 == 0 ? 1 : generations_[index] + 1);
-  free_indexes_.push_back(index);
+  return channels_.remove(channel);
 }
 
 Channel* Context::create_channel(const ChannelOptions& options) {
@@ -153,21 +124,13 @@ Channel* Context::create_channel(const ChannelOptions& options) {
 }
 
 Channel* Context::add_channel(const ChannelOptions& options, bool passive) {
-  std::lock_guard<std::mutex> lock(table_mutex_);
-  uint32_t key = insert_channel_locked();
-  Channel* channel;
   ChannelOptions with_context = options;
   with_context.read_chunk = read_chunk_;
   with_context.max_reads = static_cast<uint32_t>(max_rd_atomic_);
   with_context.budget = &budget_;
-  try {
-    channel = new Channel(key, passive, with_context, blocks_, pd_.get(), cq_, *this, *this);
-  } catch (...) {
-    free_indexes_.push_back(key & 0xffff);
-    throw;
-  }
-  table_[key & 0xffff].store(channel, std::memory_order_release);
-  return channel;
+  return channels_.insert([&](uint32_t key) {
+    return std::make_unique<Channel>(key, passive, with_context, blocks_, pd_.get(), cq_, *this, *this);
+  });
 }
 
 // ---- records for Java -----------------------------------------------------------------------------
@@ -182,12 +145,7 @@ int Context::take_records(EventRecord* out, int capacity) { return records_.take
 // ---- commands from other threads ------------------------------------------------------------------
 
 void Context::enqueue(const Command& command) noexcept {
-  try {
-    std::lock_guard<std::mutex> lock(commands_mutex_);
-    commands_.push_back(command);
-  } catch (const std::bad_alloc&) {
-    defer(command);  // the queue could not grow: a lost connect would never be answered, a lost destroy leak
-  }
+  if (!commands_.push(command)) defer(command);
   uint64_t one = 1;
   if (write(wake_fd_, &one, sizeof one) < 0) {
     // EAGAIN: a wake-up is pending anyway; anything else: the loop still runs commands on its next round
@@ -209,7 +167,6 @@ void Context::defer(const Command& command) noexcept {
       command.listener->close_deferred = true;
       break;
   }
-  commands_deferred_ = true;
 }
 
 void Context::disconnect_later(uint32_t key) noexcept {
@@ -235,50 +192,31 @@ void Context::close_listener(Listener* listener) {
 }
 
 void Context::run_commands() {
-  {
-    std::lock_guard<std::mutex> lock(commands_mutex_);
-    // Every turn of the loop comes here: nothing queued and nothing deferred costs the lock only.
-    if (commands_.empty() && !commands_deferred_.load(std::memory_order_acquire)) return;
-    running_.swap(commands_);  // the queue gets the last batch's capacity: enqueue rarely allocates
-  }
-  // Every command of the batch runs, whatever one of them throws: a lost destroy or listener close
-  // would leak its cm id, and rdma_destroy_id of a leaked id blocks the context's close.
-  for (Command& c : running_) {
-    try {
-      run_command(c);
-    } catch (const std::exception&) {
-      // Reporting the failure itself ran out of memory: nothing more to do for this command
-    }
-  }
-  running_.clear();
-  if (commands_deferred_.exchange(false)) run_deferred_commands();
+  // Every command runs, whatever one of them throws: a lost destroy or listener close would leak
+  // its cm id, and rdma_destroy_id of a leaked id blocks the context's close.
+  if (commands_.run([this](Command& c) { run_command(c); })) run_deferred_commands();
 }
 
 // The commands enqueue could not queue, found in their objects; after the queued ones, so a
 // queued connect precedes a deferred destroy of the same channel (a destroyed channel has left the
 // table, and its deferred bits with it).
 void Context::run_deferred_commands() {
-  for (uint32_t i = 0;; ++i) {
-    {
-      std::lock_guard<std::mutex> lock(table_mutex_);  // table_size_ grows on application threads
-      if (i >= table_size_) break;
-    }
-    Channel* channel = table_[i].load(std::memory_order_acquire);
-    if (channel == nullptr) continue;
-    uint8_t deferred = channel->deferred_commands.exchange(0);
+  channels_.for_each([this](Channel& channel) {
+    uint8_t deferred = channel.deferred_commands.exchange(0);
+    // Destroy last: it deletes the channel.
     for (uint8_t bit : {kDeferredConnect, kDeferredDisconnect, kDeferredDestroy}) {
       if ((deferred & bit) == 0) continue;
       Command c{};
       c.kind = bit == kDeferredConnect ? Command::kConnect : bit == kDeferredDestroy ? Command::kDestroyChannel : Command::kDisconnect;
-      c.channel = channel;
-      c.key = channel->key;
+      c.channel = &channel;
+      c.key = channel.key;
       try {
         run_command(c);
       } catch (const std::exception&) {
-        // as in run_commands
+        // as in CommandQueue::run
       }
     }
-  }
+  });
   for (;;) {
     Listener* closing = nullptr;
     {
@@ -294,7 +232,7 @@ void Context::run_deferred_commands() {
     try {
       run_command(c);
     } catch (const std::exception&) {
-      closing->close_deferred = false;  // as in run_commands (the listener stays until the context closes)
+      closing->close_deferred = false;  // as in CommandQueue::run (the listener stays until the context closes)
     }
   }
 }
@@ -309,8 +247,7 @@ void Context::run_command(Command& c) {
       break;
     case Command::kDestroyChannel:
       disconnect_quietly(*c.channel);
-      remove_channel(c.channel);
-      delete c.channel;  // the QP (its CQ entries go back), the cm id, the registration, the memory
+      remove_channel(c.channel).reset();  // the QP (its CQ entries go back), the cm id, the registration, the memory
       break;
     case Command::kCloseListener: {
       {
@@ -337,14 +274,12 @@ void Context::settle_pending(Channel& channel) noexcept {
 // (the context's count still holds them until they settle).
 void Context::forget_pending_of(const Listener* listener) noexcept {
   if (listener->pending == 0) return;
-  std::lock_guard<std::mutex> lock(table_mutex_);  // table_size_ grows on application threads
-  for (uint32_t i = 0; i < table_size_; ++i) {
-    Channel* channel = table_[i].load(std::memory_order_acquire);
-    if (channel != nullptr && channel->pending_on == listener) {
-      channel->pending_on = nullptr;
+  channels_.for_each([&](Channel& channel) {
+    if (channel.pending_on == listener) {
+      channel.pending_on = nullptr;
       --pending_connections_;
     }
-  }
+  });
 }
 
 // A disconnect that cannot fail the caller: the channel goes away either way.
@@ -366,16 +301,14 @@ void Context::tick_channels() {
   auto now = std::chrono::steady_clock::now();
   if (now < next_tick_) return;
   next_tick_ = now + std::chrono::milliseconds(100);
-  for (uint32_t i = 0; i < table_size_; ++i) {
-    Channel* channel = table_[i].load(std::memory_order_acquire);
-    if (channel == nullptr) continue;
-    channel->engine.tick(now);
+  channels_.for_each([&](Channel& channel) {
+    channel.engine.tick(now);
     // An accepted channel that authenticated (or failed to) no longer counts as pending.
-    if (channel->pending_on != nullptr && channel->engine.state() != ChannelEngine::State::kStarted &&
-        !channel->engine.authenticating()) {
-      settle_pending(*channel);
+    if (channel.pending_on != nullptr && channel.engine.state() != ChannelEngine::State::kStarted &&
+        !channel.engine.authenticating()) {
+      settle_pending(channel);
     }
-  }
+  });
 }
 
 }  // namespace jrdma

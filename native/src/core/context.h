@@ -23,6 +23,8 @@
 #include <thread>
 #include <vector>
 
+#include "context/channel_table.h"
+#include "context/command_queue.h"
 #include "core/adaptive_spin.h"
 #include "core/channel.h"
 #include "wire/handshake.h"
@@ -79,7 +81,6 @@ struct Refusal {
 
 class Context : public EventSink, public LoopCommands {
  public:
-  static constexpr uint32_t kMaxChannels = 1u << 16;
   // Channel memory blocks kept registered after their channel is gone (bounds the memory a
   // context pins beyond its open channels).
   static constexpr std::size_t kKeptChannelBlocks = 4;
@@ -127,7 +128,7 @@ class Context : public EventSink, public LoopCommands {
   int cq_capacity() const noexcept { return cq_.capacity(); }
   int cq_resizes() const noexcept { return cq_.resizes(); }
   // The channel with this key, or null (destroyed, or a stale key). Any thread.
-  Channel* lookup(uint32_t key) const noexcept;
+  Channel* lookup(uint32_t key) const noexcept { return channels_.lookup(key); }
 
   // Destroys in reverse order of creation. Returns "" or the failures (all steps still run).
   std::string close() noexcept;
@@ -151,9 +152,9 @@ class Context : public EventSink, public LoopCommands {
   void settle_pending(Channel& channel) noexcept;
   void forget_pending_of(const Listener* listener) noexcept;
   void disconnect_quietly(Channel& channel) noexcept;
-  uint32_t insert_channel_locked();
   Channel* add_channel(const ChannelOptions& options, bool passive);
-  void remove_channel(Channel* channel) noexcept;
+  // Takes the channel out of the table (it stops counting as pending); the caller deletes it.
+  std::unique_ptr<Channel> remove_channel(Channel* channel) noexcept;
   int take_records(EventRecord* out, int capacity);
   void tick_channels();
   // Channels whose transfers waited for the receive budget try again once bytes came back.
@@ -206,23 +207,14 @@ class Context : public EventSink, public LoopCommands {
   std::atomic<std::thread::id> loop_thread_{};
   std::chrono::steady_clock::time_point next_tick_{};
 
-  // Channel table: index = key & 0xffff, generation = key >> 16. Inserted and removed under
-  // table_mutex_, read by the loop thread without it.
-  std::unique_ptr<std::atomic<Channel*>[]> table_;
-  std::vector<uint16_t> generations_;  // guarded by table_mutex_
-  std::vector<uint32_t> free_indexes_;
-  uint32_t table_size_ = 0;  // indexes ever used
-  mutable std::mutex table_mutex_;
+  ChannelTable<Channel> channels_;
   std::vector<Channel*> dirty_;  // loop thread only
   std::vector<std::unique_ptr<AwaitingAdmission>> awaiting_;  // loop thread only
 
   // Records for Java, from any thread; the loop hands them over in order.
   RecordQueue records_;
 
-  std::mutex commands_mutex_;
-  std::vector<Command> commands_;
-  std::vector<Command> running_;  // loop thread: the batch being run (swapped, so both keep their capacity)
-  std::atomic<bool> commands_deferred_{false};  // some object holds a command enqueue could not queue
+  CommandQueue<Command> commands_;
   std::vector<Listener*> listeners_;
   std::mutex listeners_mutex_;
 };

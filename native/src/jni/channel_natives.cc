@@ -14,6 +14,7 @@
 #include "jni/exceptions.h"
 #include "jni/handles.h"
 #include "jni/registration.h"
+#include "protocol/channel_settings.h"
 
 namespace jrdma::jni {
 
@@ -42,54 +43,52 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
   return storage;
 }
 
-// The channel settings as Java passes them to listen0 and createChannel0, in this order.
-#define JRDMA_CHANNEL_SETTINGS                                                                                   \
-  jint depth, jint eager, jint max_inline, jint timeout, jint retry, jint rnr, jint port, jint gid_index, jint mtu, \
-      jint pkey_index, jint service_level, jint traffic_class, jint max_message, jint rendezvous, jint max_pending, \
-      jint keepalive, jint operation_timeout, jint agent_timeout, jlong agent_quota_bytes, jint agent_quota_count, \
-      jint auth_timeout, jbyteArray psk
-#define JRDMA_CHANNEL_SETTINGS_SIGNATURE "IIIIIIIIIIIIIIIIIIJII[B"
-
-ChannelOptions channel_options(JNIEnv* env, JRDMA_CHANNEL_SETTINGS) {
+// The options of a context's channels from Java's settings record (protocol/channel_settings.h)
+// and its pre-shared key (null: none).
+ChannelOptions channel_options(JNIEnv* env, jobject settings_buffer, jbyteArray psk) {
+  const void* address = settings_buffer != nullptr ? env->GetDirectBufferAddress(settings_buffer) : nullptr;
+  if (address == nullptr || env->GetDirectBufferCapacity(settings_buffer) < static_cast<jlong>(sizeof(ChannelSettings))) {
+    throw RdmaError(ErrorKind::kIllegalArgument, "the channel settings are not a direct buffer of " +
+                                                      std::to_string(sizeof(ChannelSettings)) + " bytes");
+  }
+  ChannelSettings s;
+  std::memcpy(&s, address, sizeof s);
   ChannelOptions o;
   if (psk != nullptr) {  // the key stays in native memory only as long as the options that use it
     crypto::require_hmac();  // a missing libcrypto is a configuration error now, not a failed connect later
     o.psk.resize(static_cast<std::size_t>(env->GetArrayLength(psk)));
     env->GetByteArrayRegion(psk, 0, static_cast<jsize>(o.psk.size()), reinterpret_cast<jbyte*>(o.psk.data()));
   }
-  o.auth_timeout_ms = static_cast<uint32_t>(auth_timeout);
-  o.queue_pair.port = static_cast<uint8_t>(port);
-  o.queue_pair.gid_index = gid_index;
-  o.queue_pair.mtu = static_cast<uint32_t>(mtu);
-  o.queue_pair.pkey_index = static_cast<uint16_t>(pkey_index);
-  o.queue_pair.service_level = static_cast<uint8_t>(service_level);
-  o.queue_pair.traffic_class = static_cast<uint8_t>(traffic_class);
-  o.queue_pair.depth = static_cast<uint32_t>(depth);
-  o.queue_pair.eager = static_cast<uint32_t>(eager);
-  o.queue_pair.max_inline = static_cast<uint32_t>(max_inline);
-  o.queue_pair.timeout = static_cast<uint8_t>(timeout);
-  o.queue_pair.retry_count = static_cast<uint8_t>(retry);
-  o.queue_pair.rnr_retry = static_cast<uint8_t>(rnr);
+  o.auth_timeout_ms = s.auth_timeout_ms;
+  o.queue_pair.port = static_cast<uint8_t>(s.port);
+  o.queue_pair.gid_index = s.gid_index;
+  o.queue_pair.mtu = s.mtu;
+  o.queue_pair.pkey_index = static_cast<uint16_t>(s.pkey_index);
+  o.queue_pair.service_level = static_cast<uint8_t>(s.service_level);
+  o.queue_pair.traffic_class = static_cast<uint8_t>(s.traffic_class);
+  o.queue_pair.depth = s.depth;
+  o.queue_pair.eager = s.eager;
+  o.queue_pair.max_inline = s.max_inline;
+  o.queue_pair.timeout = static_cast<uint8_t>(s.timeout);
+  o.queue_pair.retry_count = static_cast<uint8_t>(s.retry_count);
+  o.queue_pair.rnr_retry = static_cast<uint8_t>(s.rnr_retry);
   o.graceful_close_ms = graceful_close_ms(o.queue_pair.timeout, o.queue_pair.retry_count);
-  o.max_message = static_cast<uint32_t>(max_message);
-  o.rendezvous = static_cast<uint32_t>(rendezvous);
-  o.max_pending = static_cast<uint32_t>(max_pending);
-  o.keepalive_ms = static_cast<uint32_t>(keepalive);
-  o.operation_timeout_ms = static_cast<uint32_t>(operation_timeout);
-  o.agent_timeout_ms = static_cast<uint32_t>(agent_timeout);
-  o.agent_quota_bytes = static_cast<uint64_t>(agent_quota_bytes);
-  o.agent_quota_count = static_cast<uint32_t>(agent_quota_count);
+  o.max_message = s.max_message;
+  o.rendezvous = s.rendezvous;
+  o.max_pending = s.max_pending;
+  o.keepalive_ms = s.keepalive_ms;
+  o.operation_timeout_ms = s.operation_timeout_ms;
+  o.agent_timeout_ms = s.agent_timeout_ms;
+  o.agent_quota_bytes = s.agent_quota_bytes;
+  o.agent_quota_count = s.agent_quota_count;
   return o;
 }
 
 jlong listen0(JNIEnv* env, jclass, jlong context, jstring ip, jint ip_port, jint backlog, jboolean admission,
-              JRDMA_CHANNEL_SETTINGS) {
+              jobject settings, jbyteArray psk) {
   return guarded<jlong>(env, 0, [&] {
     sockaddr_storage address = parse_address(env, ip, ip_port);
-    ChannelOptions options = channel_options(env, depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu,
-                                             pkey_index, service_level, traffic_class, max_message, rendezvous,
-                                             max_pending, keepalive, operation_timeout, agent_timeout,
-                                             agent_quota_bytes, agent_quota_count, auth_timeout, psk);
+    ChannelOptions options = channel_options(env, settings, psk);
     options.admission = admission == JNI_TRUE;
     return context_of(context)->listen(address, options, backlog);
   });
@@ -106,13 +105,8 @@ void closeListener0(JNIEnv* env, jclass, jlong context, jlong listener) {
   });
 }
 
-jlong createChannel0(JNIEnv* env, jclass, jlong context, JRDMA_CHANNEL_SETTINGS) {
-  return guarded<jlong>(env, 0, [&] {
-    return context_of(context)->create_channel(channel_options(
-        env, depth, eager, max_inline, timeout, retry, rnr, port, gid_index, mtu, pkey_index, service_level, traffic_class,
-        max_message, rendezvous, max_pending, keepalive, operation_timeout, agent_timeout, agent_quota_bytes,
-        agent_quota_count, auth_timeout, psk));
-  });
+jlong createChannel0(JNIEnv* env, jclass, jlong context, jobject settings, jbyteArray psk) {
+  return guarded<jlong>(env, 0, [&] { return context_of(context)->create_channel(channel_options(env, settings, psk)); });
 }
 
 // The link as the transport sees it: over verbs the queue pair's attributes as the device reports
@@ -256,14 +250,14 @@ jbyteArray refusalText0(JNIEnv* env, jclass, jlong context, jlong channel) {
 }
 
 const JNINativeMethod kChannelMethods[] = {
-    JRDMA_NATIVE(listen0, "(JLjava/lang/String;IIZ" JRDMA_CHANNEL_SETTINGS_SIGNATURE ")J"),
+    JRDMA_NATIVE(listen0, "(JLjava/lang/String;IIZLjava/nio/ByteBuffer;[B)J"),
     JRDMA_NATIVE(admissionPeer0, "(JJ)Ljava/lang/String;"),
     JRDMA_NATIVE(admissionData0, "(JJ)[B"),
     JRDMA_NATIVE(decide0, "(JJZI[B)V"),
     JRDMA_NATIVE(refusalText0, "(JJ)[B"),
     JRDMA_NATIVE(listenerPort0, "(JJ)I"),
     JRDMA_NATIVE(closeListener0, "(JJ)V"),
-    JRDMA_NATIVE(createChannel0, "(J" JRDMA_CHANNEL_SETTINGS_SIGNATURE ")J"),
+    JRDMA_NATIVE(createChannel0, "(JLjava/nio/ByteBuffer;[B)J"),
     JRDMA_NATIVE(queuePair0, "(JJ)Ljava/lang/String;"),
     JRDMA_NATIVE(key0, "(JJ)I"),
     JRDMA_NATIVE(peerAddress0, "(JJ)Ljava/lang/String;"),

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "protocol/channel_counters.h"
+#include "protocol/channel_settings.h"
+#include "protocol/code_layout.h"
 #include "protocol/event_record.h"
 #include "protocol/submission.h"
 
@@ -25,8 +27,9 @@ inline std::string cross_language_layout() {
          field("remote_address", offsetof(Submission, remote_address)) + "," + field("rkey", offsetof(Submission, rkey)) +
          "," + field("immediate", offsetof(Submission, immediate)) + "," + field("seq", offsetof(Submission, seq)) + "," +
          field("compare_add", offsetof(Submission, compare_add)) + "," + field("swap", offsetof(Submission, swap)) +
-         "; counters " + ChannelCounters::layout() + "; poll modes EVENT,ADAPTIVE,BUSY" +  // core/adaptive_spin.h
-         "; transports AUTO,VERBS,TCP,SHM";  // jni/context_handle.h: TransportKind
+         "; " + channel_settings_layout() + "; counters " + ChannelCounters::layout() + "; poll modes EVENT,ADAPTIVE,BUSY" +  // core/adaptive_spin.h
+         "; transports AUTO,VERBS,TCP,SHM" +  // jni/context_handle.h: TransportKind
+         "; " + code_layout();
 }
 
 }  // namespace jrdma

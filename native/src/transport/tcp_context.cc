@@ -84,14 +84,10 @@ void TcpContext::process_progressed() {
   }
 }
 
-TcpChannelEntry* TcpContext::find(uint32_t key) {
-  std::lock_guard<std::mutex> lock(table_mutex_);
-  auto it = channels_.find(key);
-  return it != channels_.end() ? it->second.get() : nullptr;
-}
-
 void TcpContext::emit(const EventRecord& record) {
   records_.push(record);
+  // e.g. a close from an application thread: the loop reports it now, not at its next tick
+  if (std::this_thread::get_id() != loop_thread_.load()) wake();
 }
 
 // ---- set-up calls (any thread) ------------------------------------------------------------------
@@ -124,7 +120,7 @@ TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const
   }
   TcpListener* raw = listener.get();
   {
-    std::lock_guard<std::mutex> lock(table_mutex_);
+    std::lock_guard<std::mutex> lock(listeners_mutex_);
     listeners_.push_back(std::move(listener));
   }
   epoll_event event{};
@@ -135,34 +131,42 @@ TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const
 }
 
 TcpChannelEntry* TcpContext::create_channel(const EngineOptions& options) {
-  std::lock_guard<std::mutex> lock(table_mutex_);
-  uint32_t key = next_key_++;
-  auto channel = std::make_unique<TcpChannelEntry>(key, with_budget(options), *this);
-  TcpChannelEntry* raw = channel.get();
-  channels_.emplace(key, std::move(channel));
-  return raw;
+  EngineOptions own = with_budget(options);
+  return channels_.insert([&](uint32_t key) { return std::make_unique<TcpChannelEntry>(key, own, *this); });
 }
 
 void TcpContext::connect(TcpChannelEntry* channel, const sockaddr_storage& remote, int timeout_ms,
                          const sockaddr_storage* local) {
-  Command command{Command::kConnect, channel, nullptr, remote, timeout_ms};
+  channel->connect_target.remote = remote;
   if (local != nullptr) {
-    command.local = *local;
-    command.has_local = true;
+    channel->connect_target.local = *local;
+    channel->connect_target.has_local = true;
   }
-  enqueue(command);
+  channel->connect_target.timeout_ms = timeout_ms;
+  enqueue(Command{Command::kConnect, channel, nullptr});
 }
 
 void TcpContext::destroy_channel(TcpChannelEntry* channel) { enqueue(Command{Command::kDestroyChannel, channel}); }
 
 void TcpContext::close_listener(TcpListener* listener) { enqueue(Command{Command::kCloseListener, nullptr, listener}); }
 
-void TcpContext::enqueue(const Command& command) {
-  {
-    std::lock_guard<std::mutex> lock(commands_mutex_);
-    commands_.push_back(command);
-  }
+void TcpContext::enqueue(const Command& command) noexcept {
+  if (!commands_.push(command)) defer(command);
   wake();
+}
+
+void TcpContext::defer(const Command& command) noexcept {
+  switch (command.kind) {
+    case Command::kConnect:
+      command.channel->deferred_commands.fetch_or(kDeferredConnect);
+      break;
+    case Command::kDestroyChannel:
+      command.channel->deferred_commands.fetch_or(kDeferredDestroy);
+      break;
+    case Command::kCloseListener:
+      command.listener->close_deferred = true;
+      break;
+  }
 }
 
 // ---- the loop -------------------------------------------------------------------------------------
@@ -300,35 +304,63 @@ void TcpContext::retry_budget_waiters() {
 }
 
 void TcpContext::run_commands() {
-  {
-    std::lock_guard<std::mutex> lock(commands_mutex_);
-    running_.swap(commands_);
-  }
-  for (const Command& c : running_) {
-    switch (c.kind) {
-      case Command::kConnect:
-        start_connect(c);
-        break;
-      case Command::kDestroyChannel:
-        forget(c.channel);
-        break;
-      case Command::kCloseListener: {
-        std::lock_guard<std::mutex> lock(table_mutex_);
-        for (auto it = listeners_.begin(); it != listeners_.end(); ++it) {
-          if (it->get() == c.listener) {
-            ::close(c.listener->fd);  // leaves the epoll set with it
-            for (auto& [key, channel] : channels_) {
-              if (channel->pending_in == c.listener) channel->pending_in = nullptr;
-            }
-            listeners_.erase(it);
-            break;
-          }
+  if (commands_.run([this](const Command& c) { run_command(c); })) run_deferred_commands();
+}
+
+void TcpContext::run_command(const Command& c) {
+  switch (c.kind) {
+    case Command::kConnect:
+      start_connect(*c.channel);
+      break;
+    case Command::kDestroyChannel:
+      forget(c.channel);
+      break;
+    case Command::kCloseListener: {
+      // Its connections still saying hello (or parked for the admission policy) point at it: they
+      // are told the server is closing, as over verbs, and go before it does.
+      std::vector<TcpHello*> orphans;
+      {
+        std::lock_guard<std::mutex> lock(hellos_mutex_);
+        for (auto& hello : hellos_) {
+          if (hello->listener == c.listener) orphans.push_back(hello.get());
         }
-        break;
       }
+      for (TcpHello* hello : orphans) {
+        send_reject(hello->fd, wire::RejectReason::kServerClosing, 0);
+        drop(*hello);
+      }
+      std::lock_guard<std::mutex> lock(listeners_mutex_);
+      for (auto it = listeners_.begin(); it != listeners_.end(); ++it) {
+        if (it->get() == c.listener) {
+          ::close(c.listener->fd);  // leaves the epoll set with it
+          channels_.for_each([&](TcpChannelEntry& channel) {
+            if (channel.pending_in == c.listener) channel.pending_in = nullptr;
+          });
+          listeners_.erase(it);
+          break;
+        }
+      }
+      break;
     }
   }
-  running_.clear();
+}
+
+// The commands enqueue could not queue, found in their objects; after the queued ones, so a
+// queued connect precedes a deferred destroy of the same channel.
+void TcpContext::run_deferred_commands() {
+  channels_.for_each([this](TcpChannelEntry& channel) {
+    uint8_t deferred = channel.deferred_commands.exchange(0);
+    if ((deferred & kDeferredConnect) != 0) run_command(Command{Command::kConnect, &channel, nullptr});
+    if ((deferred & kDeferredDestroy) != 0) run_command(Command{Command::kDestroyChannel, &channel, nullptr});  // last: frees it
+  });
+  std::vector<TcpListener*> closing;
+  {
+    std::lock_guard<std::mutex> lock(listeners_mutex_);
+    for (auto& listener : listeners_) {
+      if (listener->close_deferred.exchange(false)) closing.push_back(listener.get());
+    }
+  }
+  for (TcpListener* listener : closing) run_command(Command{Command::kCloseListener, nullptr, listener});
 }
 
 // Every 100 ms: the engines' own clocks (graceful close, keepalive, timeouts) and set-up deadlines.
@@ -336,20 +368,15 @@ void TcpContext::tick() {
   auto now = std::chrono::steady_clock::now();
   if (now < next_tick_) return;
   next_tick_ = now + std::chrono::milliseconds(100);
-  ticking_.clear();
-  {
-    std::lock_guard<std::mutex> lock(table_mutex_);
-    for (auto& [key, channel] : channels_) ticking_.push_back(channel.get());
-  }
-  for (TcpChannelEntry* channel : ticking_) {
-    if (channel->setup == TcpChannelEntry::Setup::kOpen) {
-      channel->engine.tick(now);
-      channel->engine.flush();
-      settle_pending(*channel);  // a proof that timed out
-    } else if (channel->fd >= 0 && now > channel->deadline && !channel->engine.closed()) {
-      connect_failed(*channel, ChannelFailure::kUnreachable, ETIMEDOUT);
+  channels_.for_each([&](TcpChannelEntry& channel) {
+    if (channel.setup == TcpChannelEntry::Setup::kOpen) {
+      channel.engine.tick(now);
+      channel.engine.flush();
+      settle_pending(channel);  // a proof that timed out
+    } else if (channel.fd >= 0 && now > channel.deadline && !channel.engine.closed()) {
+      connect_failed(channel, ChannelFailure::kUnreachable, ETIMEDOUT);
     }
-  }
+  });
   // Accepted sockets that never said hello: they go without a report.
   std::vector<TcpHello*> expired;
   {
@@ -360,7 +387,7 @@ void TcpContext::tick() {
   }
   for (TcpHello* hello : expired) drop(*hello);
   // Rings handed over for hellos that never came.
-  std::lock_guard<std::mutex> lock(table_mutex_);
+  std::lock_guard<std::mutex> lock(listeners_mutex_);
   for (auto& listener : listeners_) {
     if (listener->handover != nullptr) listener->handover->expire(now, hello_timeout_);
   }
@@ -384,8 +411,7 @@ void TcpContext::forget(TcpChannelEntry* channel) {
   shm_channels_.erase(std::remove(shm_channels_.begin(), shm_channels_.end(), channel), shm_channels_.end());
   if (channel->transport) channel->transport->disconnect();
   if (channel->fd >= 0) ::close(channel->fd);
-  std::lock_guard<std::mutex> lock(table_mutex_);
-  channels_.erase(channel->key);  // the transport closes its socket, which leaves the epoll set
+  channels_.remove(channel).reset();  // the transport closes its socket, which leaves the epoll set
 }
 
 }  // namespace jrdma::tcp

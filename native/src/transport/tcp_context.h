@@ -18,9 +18,11 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
+#include "context/channel_table.h"
+#include "context/command_queue.h"
+#include "context/connect_target.h"
 #include "core/adaptive_spin.h"
 #include "core/channel_memory.h"
 #include "protocol/channel_engine.h"
@@ -55,6 +57,7 @@ struct TcpListener {
   uint32_t pending = 0;       // loop thread
   bool admission = false;     // Java's admission policy decides on each hello that passed its checks
   std::unique_ptr<ShmHandover> handover;  // same-host clients' rings; null: no shared memory offered
+  std::atomic<bool> close_deferred{false};  // its close could not be queued (context/command_queue.h)
 };
 
 // An accepted socket before its hello: a few bytes, no channel memory. Anyone who can reach the
@@ -95,6 +98,8 @@ struct TcpChannelEntry {
   std::size_t setup_received = 0;
   std::chrono::steady_clock::time_point deadline{};
   std::vector<uint8_t> connect_data;  // active side: sent with the hello (set before connect())
+  ConnectTarget connect_target;       // active side: set by connect(), read by the loop's start_connect
+  std::atomic<uint8_t> deferred_commands{0};  // DeferredCommand bits (context/command_queue.h)
   std::string refusal_text;           // active side: an admission refusal's text
   std::unique_ptr<ShmPipe> offered;   // active side: the rings handed over for the hello, until answered
   uint16_t remote_port = 0;           // active side: whose handover socket to offer the rings to
@@ -149,19 +154,20 @@ class TcpContext : public EventSink, public TransportWaker {
     enum Kind { kConnect, kDestroyChannel, kCloseListener } kind;
     TcpChannelEntry* channel = nullptr;
     TcpListener* listener = nullptr;
-    sockaddr_storage remote{};
-    int timeout_ms = 0;
-    sockaddr_storage local{};
-    bool has_local = false;
   };
   // One round: epoll (unless `with_epoll` is false: a spin looks at the shared-memory rings only),
   // the rings, commands; returns the records.
   int poll_sockets(EventRecord* out, int capacity, int timeout_ms, bool with_epoll = true);
   bool arm_shared_memory() noexcept;
   void disarm_shared_memory() noexcept;
-  void enqueue(const Command& command);
+  // Queues a command and wakes the loop; never loses it (deferred in its object when the queue
+  // cannot grow).
+  void enqueue(const Command& command) noexcept;
+  void defer(const Command& command) noexcept;
   void run_commands();
-  void start_connect(const Command& command);
+  void run_command(const Command& command);
+  void run_deferred_commands();
+  void start_connect(TcpChannelEntry& channel);
   void accept_all(TcpListener& listener);
   void on_channel_event(TcpChannelEntry& channel);
   void continue_connect(TcpChannelEntry& channel);
@@ -192,15 +198,11 @@ class TcpContext : public EventSink, public TransportWaker {
   Watched wake_tag_ = Watched::kWake;
   MemoryTable memory_;
   ReceiveBudget budget_;  // before the channels: their engines give bytes back as they go
-  std::mutex table_mutex_;  // channels_, listeners_, next_key_ (created on any thread, freed by the loop)
-  std::unordered_map<uint32_t, std::unique_ptr<TcpChannelEntry>> channels_;
+  ChannelTable<TcpChannelEntry> channels_{"the TCP context"};  // created on any thread, freed by the loop
+  std::mutex listeners_mutex_;  // listeners_ (created on any thread, closed by the loop)
   std::vector<std::unique_ptr<TcpListener>> listeners_;
-  uint32_t next_key_ = 1;
   RecordQueue records_;
-  std::mutex commands_mutex_;
-  std::vector<Command> commands_;
-  std::vector<Command> running_;       // loop thread
-  std::vector<TcpChannelEntry*> ticking_;  // loop thread
+  CommandQueue<Command> commands_;
   std::chrono::steady_clock::time_point next_tick_{};
   std::chrono::milliseconds hello_timeout_{5000};
   mutable std::mutex hellos_mutex_;  // hellos_ (the loop changes it; tests read its size)
@@ -215,8 +217,8 @@ class TcpContext : public EventSink, public TransportWaker {
   bool woken_ = false;   // loop thread: the last poll read a wake-up
   bool served_ = false;  // loop thread: the last poll handled a channel's input (work, even without records)
   void process_progressed();
-  // The channel with this key, or null (gone). Any thread.
-  TcpChannelEntry* find(uint32_t key);
+  // The channel with this key, or null (gone, or a stale key). Loop thread (which frees channels).
+  TcpChannelEntry* find(uint32_t key) const noexcept { return channels_.lookup(key); }
   // A channel's engine options with this context's receive budget.
   EngineOptions with_budget(const EngineOptions& options) noexcept;
   void retry_budget_waiters();

@@ -16,9 +16,9 @@ namespace jrdma::tcp {
 
 // ---- connections (loop thread) ----------------------------------------------------------------
 
-void TcpContext::start_connect(const Command& c) {
-  TcpChannelEntry& channel = *c.channel;
+void TcpContext::start_connect(TcpChannelEntry& channel) {
   if (channel.engine.closed()) return;  // closed before the attempt started
+  const ConnectTarget& c = channel.connect_target;
   channel.fd = ::socket(c.remote.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (channel.fd < 0) return connect_failed(channel, ChannelFailure::kSetupError, errno);
   socklen_t length = c.remote.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
@@ -289,13 +289,11 @@ void TcpContext::open_from_hello(TcpHello& hello, wire::Handshake peer) {
   bool we_authenticate = !ours.psk.empty();
   TcpChannelEntry* channel;
   try {
-    std::lock_guard<std::mutex> lock(table_mutex_);
-    uint32_t key = next_key_++;
-    auto owned = std::make_unique<TcpChannelEntry>(key, with_budget(ours), *this);
-    channel = owned.get();
-    channels_.emplace(key, std::move(owned));
+    channel = create_channel(ours);
   } catch (const std::bad_alloc&) {
     return refuse(hello, wire::RejectReason::kResources, ENOMEM, 0);
+  } catch (const RdmaError&) {
+    return refuse(hello, wire::RejectReason::kResources, ENFILE, 0);  // 65,535 channels live
   }
   // The socket moves from the hello to the channel (same fd: epoll now hands the channel back).
   channel->fd = hello.fd;

@@ -27,6 +27,12 @@
 namespace jrdma::test {
 namespace {
 
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kThreadSanitizer = true;
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+
 constexpr std::size_t kRingFileBytes = 2 * (4 * 64 + (std::size_t{1} << 20));  // ShmPipe's mapping
 
 EngineOptions with_key(const std::string& key) {
@@ -288,6 +294,27 @@ TEST(HostilePeer, ConnectionsProvingTheKeyCountAsPending) {
   EXPECT_TRUE(again.accepted(true, &answer));
 }
 
+// A listener closed while connections still say hello (or wait for the admission policy): they are
+// refused as the server closing, and a hello that comes later reaches nothing of the gone listener.
+TEST(HostilePeer, ConnectionsOfAClosedListenerAreRefusedAsTheServerClosing) {
+  for (bool admission : {false, true}) {
+    Loop server;
+    tcp::TcpListener* listener = listen_with(server, options(), 64, admission);
+    RawPeer early(listener->port);
+    RawPeer parked(listener->port);
+    if (admission) parked.hello(false);  // nobody answers the admission request: it stays parked
+    for (int i = 0; i < 10000 && server.context.pending_hellos() < 2; ++i) ::usleep(1000);
+    ASSERT_EQ(2u, server.context.pending_hellos()) << "admission " << admission;
+    server.context.close_listener(listener);
+    EXPECT_EQ(wire::RejectReason::kServerClosing, early.rejected()) << "admission " << admission;
+    if (admission) {
+      EXPECT_EQ(wire::RejectReason::kServerClosing, parked.rejected());
+    }
+    for (int i = 0; i < 10000 && server.context.pending_hellos() > 0; ++i) ::usleep(1000);  // told, then dropped
+    EXPECT_EQ(0u, server.context.pending_hellos());
+  }
+}
+
 // A flood of connections that never prove the key, with a channel's memory as Java's defaults size
 // it (128 deep, 4 KiB eager): the victim's resident memory grows by the bound's worth, not the flood's.
 TEST(HostilePeer, AFloodOfUnprovenConnectionsCostsTheVictimABoundedAmountOfMemory) {
@@ -309,6 +336,12 @@ TEST(HostilePeer, AFloodOfUnprovenConnectionsCostsTheVictimABoundedAmountOfMemor
   EXPECT_EQ(64, accepted) << "the rest are refused as too many pending";
   std::printf("resident memory grew by %zu KiB for 300 connections\n", grown >> 10);
   // Measured: 15 MiB with the bound of 64; 70 MiB when all 300 were let in (the bound lifted).
+  if (kThreadSanitizer) {
+    // TSan's shadow memory multiplies every allocation's resident cost (73 MiB with the bound): the
+    // bound on memory is checked by the plain and the ASan builds, the bound on connections above.
+    std::printf("under ThreadSanitizer: the resident-memory bound is not checked\n");
+    return;
+  }
   EXPECT_LT(grown, std::size_t{40} << 20) << "resident memory grew by " << (grown >> 20) << " MiB for 300 connections";
 }
 

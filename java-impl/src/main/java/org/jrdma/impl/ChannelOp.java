@@ -29,13 +29,13 @@ final class ChannelOp extends CompletableFuture<Object> {
                 }
             }
             switch (opKind) {
-                case 0:
+                case 0:  // a receive's completion carries no OpKind
                     return "RECV";
-                case 2:
+                case NativeCodes.OP_CREDIT:
                     return "SEND(credit)";
-                case 11:
+                case NativeCodes.OP_CONTROL:
                     return "SEND(rendezvous)";
-                case 12:
+                case NativeCodes.OP_TRANSFER_READ:
                     return "RDMA_READ(rendezvous)";
                 default:
                     return "op " + opKind;

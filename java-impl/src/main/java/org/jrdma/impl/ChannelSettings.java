@@ -1,44 +1,91 @@
 package org.jrdma.impl;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.jrdma.RdmaConfig;
 
 /**
- * What a context's channels ask of their queue pairs, from the configuration and the device
- * selection, in the order {@link NativeChannel#listen0} and {@link NativeChannel#createChannel0}
- * take them (native/src/jni/channel_natives.cc, JRDMA_CHANNEL_SETTINGS). Every validated option
- * reaches the queue pair: port (checked against the connection's), GID index (when configured;
- * otherwise rdma_cm's choice for the address), path MTU (the smaller of both ends' and the path's),
- * P_Key index, service level and traffic class; and what the channel announces to its peer: the
- * largest message it receives and the rendezvous transfers it reads at a time.
+ * What a context's channels ask of their queue pairs and their peers, from the configuration and
+ * the device selection, as one record that {@link NativeChannel#listen0} and
+ * {@link NativeChannel#createChannel0} read: {@code ChannelSettings} in
+ * native/src/protocol/channel_settings.h, native byte order, its layout checked at load
+ * ({@link Layouts}). Every value comes from here (the configuration owns the defaults). Every
+ * validated option reaches the queue pair: port (checked against the connection's), GID index (when
+ * configured; otherwise rdma_cm's choice for the address), path MTU (the smaller of both ends' and
+ * the path's), P_Key index, service level and traffic class; and what the channel announces to its
+ * peer: the largest message it receives and the rendezvous transfers it reads at a time.
  */
 final class ChannelSettings {
-    private final RdmaConfig config;
-    private final int port;
-    private final int gidIndex;
-    private final int mtu;
+    static final int RECORD_BYTES = 88;
+    static final int DEPTH = 0;
+    static final int EAGER = 4;
+    static final int MAX_INLINE = 8;
+    static final int TIMEOUT = 12;
+    static final int RETRY_COUNT = 16;
+    static final int RNR_RETRY = 20;
+    static final int PORT = 24;
+    static final int GID_INDEX = 28;
+    static final int MTU = 32;
+    static final int PKEY_INDEX = 36;
+    static final int SERVICE_LEVEL = 40;
+    static final int TRAFFIC_CLASS = 44;
+    static final int MAX_MESSAGE = 48;
+    static final int RENDEZVOUS = 52;
+    static final int MAX_PENDING = 56;
+    static final int KEEPALIVE_MS = 60;
+    static final int OPERATION_TIMEOUT_MS = 64;
+    static final int AGENT_TIMEOUT_MS = 68;
+    static final int AGENT_QUOTA_BYTES = 72;
+    static final int AGENT_QUOTA_COUNT = 80;
+    static final int AUTH_TIMEOUT_MS = 84;
+
+    /** Written once; read by every listen and channel creation of the context. */
+    private final ByteBuffer record;
+    private final byte[] preSharedKey;
 
     ChannelSettings(RdmaConfig config, DeviceSelection selection) {
-        this.config = config;
-        this.port = selection.port().number();
-        this.gidIndex = config.gidIndex() >= 0 ? selection.gidIndex() : -1;
-        this.mtu = selection.mtu();
+        ByteBuffer r = ByteBuffer.allocateDirect(RECORD_BYTES).order(ByteOrder.nativeOrder());
+        r.putInt(DEPTH, config.queueDepth());
+        r.putInt(EAGER, config.eagerSize());
+        r.putInt(MAX_INLINE, config.maxInline());
+        r.putInt(TIMEOUT, config.timeout());
+        r.putInt(RETRY_COUNT, config.retryCount());
+        r.putInt(RNR_RETRY, config.rnrRetry());
+        r.putInt(PORT, selection.port().number());
+        r.putInt(GID_INDEX, config.gidIndex() >= 0 ? selection.gidIndex() : -1);
+        r.putInt(MTU, selection.mtu());
+        r.putInt(PKEY_INDEX, config.pkeyIndex());
+        r.putInt(SERVICE_LEVEL, config.serviceLevel());
+        r.putInt(TRAFFIC_CLASS, config.trafficClass());
+        r.putInt(MAX_MESSAGE, config.maxMessageSize());
+        r.putInt(RENDEZVOUS, config.rendezvousTransfers());
+        r.putInt(MAX_PENDING, config.maxPendingConnections());
+        r.putInt(KEEPALIVE_MS, config.keepaliveMillis());
+        r.putInt(OPERATION_TIMEOUT_MS, config.operationTimeoutMillis());
+        r.putInt(AGENT_TIMEOUT_MS, config.agentLimits().timeoutMillis());
+        r.putLong(AGENT_QUOTA_BYTES, config.agentLimits().quotaBytes());
+        r.putInt(AGENT_QUOTA_COUNT, config.agentLimits().quotaCount());
+        r.putInt(AUTH_TIMEOUT_MS, config.connectTimeoutMillis());
+        this.record = r;
+        this.preSharedKey = config.preSharedKey();
+    }
+
+    static String layout() {
+        return "settings size=" + RECORD_BYTES + ",depth=" + DEPTH + ",eager=" + EAGER + ",max_inline=" + MAX_INLINE
+                + ",timeout=" + TIMEOUT + ",retry_count=" + RETRY_COUNT + ",rnr_retry=" + RNR_RETRY + ",port=" + PORT
+                + ",gid_index=" + GID_INDEX + ",mtu=" + MTU + ",pkey_index=" + PKEY_INDEX + ",service_level="
+                + SERVICE_LEVEL + ",traffic_class=" + TRAFFIC_CLASS + ",max_message=" + MAX_MESSAGE + ",rendezvous="
+                + RENDEZVOUS + ",max_pending=" + MAX_PENDING + ",keepalive_ms=" + KEEPALIVE_MS
+                + ",operation_timeout_ms=" + OPERATION_TIMEOUT_MS + ",agent_timeout_ms=" + AGENT_TIMEOUT_MS
+                + ",agent_quota_bytes=" + AGENT_QUOTA_BYTES + ",agent_quota_count=" + AGENT_QUOTA_COUNT
+                + ",auth_timeout_ms=" + AUTH_TIMEOUT_MS;
     }
 
     long createChannel(long context) {
-        return NativeChannel.createChannel0(context, config.queueDepth(), config.eagerSize(), config.maxInline(),
-                config.timeout(), config.retryCount(), config.rnrRetry(), port, gidIndex, mtu, config.pkeyIndex(),
-                config.serviceLevel(), config.trafficClass(), config.maxMessageSize(), config.rendezvousTransfers(),
-                config.maxPendingConnections(), config.keepaliveMillis(),
-                config.operationTimeoutMillis(), config.agentLimits().timeoutMillis(), config.agentLimits().quotaBytes(),
-                config.agentLimits().quotaCount(), config.connectTimeoutMillis(), config.preSharedKey());
+        return NativeChannel.createChannel0(context, record, preSharedKey);
     }
 
     long listen(long context, String ip, int ipPort, int backlog, boolean admission) {
-        return NativeChannel.listen0(context, ip, ipPort, backlog, admission, config.queueDepth(), config.eagerSize(),
-                config.maxInline(), config.timeout(), config.retryCount(), config.rnrRetry(), port, gidIndex, mtu,
-                config.pkeyIndex(), config.serviceLevel(), config.trafficClass(), config.maxMessageSize(),
-                config.rendezvousTransfers(), config.maxPendingConnections(), config.keepaliveMillis(),
-                config.operationTimeoutMillis(), config.agentLimits().timeoutMillis(), config.agentLimits().quotaBytes(),
-                config.agentLimits().quotaCount(), config.connectTimeoutMillis(), config.preSharedKey());
+        return NativeChannel.listen0(context, ip, ipPort, backlog, admission, record, preSharedKey);
     }
 }

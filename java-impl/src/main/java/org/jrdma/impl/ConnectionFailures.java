@@ -53,8 +53,8 @@ final class ConnectionFailures {
     }
 
     static String decodeStatus(int code) {
-        if (code >= 100 && code < 100 + VIOLATIONS.length) {
-            return VIOLATIONS[code - 100];
+        if (code >= NativeCodes.VIOLATION_FIRST && code < NativeCodes.VIOLATION_FIRST + VIOLATIONS.length) {
+            return VIOLATIONS[code - NativeCodes.VIOLATION_FIRST];
         }
         return code >= 0 && code < DECODE.length ? DECODE[code] : "decode status " + code;
     }
@@ -86,9 +86,9 @@ final class ConnectionFailures {
                 return new RdmaOperationException(ChannelOp.Kind.verbOf((int) detail), code, WorkCompletion.status(code));
             case EventRecords.CLOSED_PROTOCOL_ERROR:
                 return new ProtocolException("malformed message from " + remote + ": " + decodeStatus(code)
-                        + (code == 103 ? " (it announced " + detail + " bytes)" : "") + "; channel closed");
+                        + (code == NativeCodes.VIOLATION_TRANSFER_TOO_LONG ? " (it announced " + detail + " bytes)" : "") + "; channel closed");
             case EventRecords.CLOSED_CONNECT_FAILED:
-                if (code == 10) {
+                if (code == NativeCodes.FAILURE_ATTRIBUTE_REFUSED) {
                     String to = remote == null ? "an incoming connection" : "connecting to " + remote;
                     return new ConnectionException(to + ": " + attributeRefused((int) detail, detail2 & 0xffffffffL,
                             detail2 >>> 32), 95 /* EOPNOTSUPP */);
@@ -152,47 +152,50 @@ final class ConnectionFailures {
     static ConnectionException exception(InetSocketAddress remote, int failure, int status, int reason, long detail) {
         String to = remote == null ? "an incoming connection" : "connecting to " + remote;
         switch (failure) {
-            case 1:
+            case NativeCodes.FAILURE_ADDRESS:
                 return new AddressResolutionException(to + ": address resolution failed (rdma_resolve_addr, status " + status
                         + "): no local RDMA device has a route to it", Math.abs(status));
-            case 2:
+            case NativeCodes.FAILURE_ROUTE:
                 return new RouteResolutionException(to + ": route resolution failed (status " + status + ")", Math.abs(status));
-            case 3:
+            case NativeCodes.FAILURE_REFUSED:
                 return new ConnectionRefusedException(to + ": connection refused (nobody listens there; cm status " + status + ")",
                         Math.abs(status));
-            case 4: {
+            case NativeCodes.FAILURE_REJECTED: {
                 String text = reason(reason);
-                String extra = reason == 2 ? "; the peer speaks protocol version " + detail
-                        : reason == 3 ? "; the peer's eager size is " + detail
-                        : reason == 9 ? ": " + attributeRefused(detail)
-                        : reason == 10 ? " (the server's maxPendingConnections is " + detail + ")"
-                        : reason == 12 ? (detail == 1 ? ": the server requires authentication (RdmaConfig.preSharedKey)"
+                String extra = reason == NativeCodes.REJECT_VERSION_MISMATCH ? "; the peer speaks protocol version " + detail
+                        : reason == NativeCodes.REJECT_EAGER_MISMATCH ? "; the peer's eager size is " + detail
+                        : reason == NativeCodes.REJECT_ATTRIBUTE_REFUSED ? ": " + attributeRefused(detail)
+                        : reason == NativeCodes.REJECT_TOO_MANY_PENDING ? " (the server's maxPendingConnections is " + detail + ")"
+                        : reason == NativeCodes.REJECT_AUTH_MISMATCH ? (detail == 1 ? ": the server requires authentication (RdmaConfig.preSharedKey)"
                                 : ": the server has no pre-shared key") : "";
-                if (reason == 12) {
+                if (reason == NativeCodes.REJECT_AUTH_MISMATCH) {
                     return new org.jrdma.AuthenticationException(to + ": rejected by the peer: " + text + extra);
                 }
                 return new ConnectionRejectedException(to + ": rejected by the peer: " + text + extra, text);
             }
-            case 5:
+            case NativeCodes.FAILURE_UNREACHABLE:
                 return new ConnectTimeoutException(to + ": the peer is unreachable (timeout, cm status " + status + ")",
                         Math.abs(status));
-            case 6:
+            case NativeCodes.FAILURE_CONNECT:
                 return new ConnectionException(to + ": connection error (cm status " + status + ")", Math.abs(status));
-            case 7:
+            case NativeCodes.FAILURE_SETUP:
                 return new ConnectionException(to + ": setting up the queue pair failed (errno " + status + "): the device"
                         + " refused the queue pair or one of its configured attributes (RDMA_MTU, RDMA_GID_INDEX, RDMA_SL,"
                         + " RDMA_TRAFFIC_CLASS, RDMA_PKEY; the first two need a global route on InfiniBand)", status);
-            case 11:
-                return new org.jrdma.AuthenticationException(to + ": authentication failed: " + (status == 1
+            case NativeCodes.FAILURE_AUTH:
+                return new org.jrdma.AuthenticationException(to + ": authentication failed: " + (status == NativeCodes.AUTH_WRONG_PROOF
                         ? "the peer's proof does not match our pre-shared key (the keys differ)"
-                        : status == 2 ? "the peer hung up before proving the key (it refused our proof: the keys differ)"
-                        : status == 3 ? "no proof from the peer within connectTimeoutMillis"
+                        : status == NativeCodes.AUTH_PEER_HUNG_UP ? "the peer hung up before proving the key (it refused our proof: the keys differ)"
+                        : status == NativeCodes.AUTH_TIMED_OUT ? "no proof from the peer within connectTimeoutMillis"
                         : "we hold a pre-shared key but the server does not authenticate"));
-            case 9:
+            case NativeCodes.FAILURE_WRONG_PORT:
                 return new ConnectionException(to + ": the route leads over port " + status + " of the device, but the"
                         + " context uses another port (RDMA_DEVICE_PORT)", status);
-            default:
+            case NativeCodes.FAILURE_DEVICE_REMOVED:
                 return new ConnectionException(to + ": the device was removed", status);
+            default:
+                return new ConnectionException(to + ": connection failed (failure " + failure + ", status " + status + ")",
+                        Math.abs(status));
         }
     }
 

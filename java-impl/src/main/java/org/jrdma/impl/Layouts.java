@@ -10,10 +10,11 @@ final class Layouts {
     }
 
     static String expected() {
-        return EventRecords.layout() + "; " + Submissions.layout() + "; counters "
+        return EventRecords.layout() + "; " + Submissions.layout() + "; " + ChannelSettings.layout() + "; counters "
                 + String.join(",", org.jrdma.ChannelCounters.NAMES) + "; poll modes "
                 + String.join(",", java.util.Arrays.stream(org.jrdma.PollMode.values()).map(Enum::name).toList())
-                + "; transports " + String.join(",", java.util.Arrays.stream(org.jrdma.Transport.values()).map(Enum::name).toList());
+                + "; transports " + String.join(",", java.util.Arrays.stream(org.jrdma.Transport.values()).map(Enum::name).toList())
+                + "; " + NativeCodes.layout();
     }
 
     static void check(String nativeLayout) {

@@ -2,17 +2,14 @@ package org.jrdma.impl;
 
 import java.nio.ByteBuffer;
 
-/** JNI surface of listeners and channels (native/src/jni/channel_natives.cc). Primitives and strings only. */
+/** JNI surface of listeners and channels (native/src/jni/channel_natives.cc): primitives, strings and direct buffers. */
 final class NativeChannel {
     private NativeChannel() {
     }
 
-    /** Binds and listens; the settings are {@link ChannelSettings}'. */
-    static native long listen0(long context, String ip, int ipPort, int backlog, boolean admission, int depth, int eager, int maxInline,
-                               int timeout, int retry, int rnrRetry, int port, int gidIndex, int mtu, int pkeyIndex,
-                               int serviceLevel, int trafficClass, int maxMessage, int rendezvous, int maxPending, int keepalive,
-                               int operationTimeout, int agentTimeout, long agentQuotaBytes, int agentQuotaCount,
-                               int authTimeout, byte[] preSharedKey);
+    /** Binds and listens; {@code settings} is a {@link ChannelSettings} record, {@code preSharedKey} null or the key. */
+    static native long listen0(long context, String ip, int ipPort, int backlog, boolean admission, ByteBuffer settings,
+                               byte[] preSharedKey);
 
     static native int listenerPort0(long context, long listener);
 
@@ -22,11 +19,7 @@ final class NativeChannel {
      * An active channel (memory allocated and registered, key assigned) that does nothing until
      * {@link #connect0}: register it under its key first.
      */
-    static native long createChannel0(long context, int depth, int eager, int maxInline, int timeout, int retry, int rnrRetry,
-                                      int port, int gidIndex, int mtu, int pkeyIndex, int serviceLevel, int trafficClass,
-                                      int maxMessage, int rendezvous, int maxPending, int keepalive,
-                                      int operationTimeout, int agentTimeout, long agentQuotaBytes, int agentQuotaCount,
-                               int authTimeout, byte[] preSharedKey);
+    static native long createChannel0(long context, ByteBuffer settings, byte[] preSharedKey);
 
     /** The queue pair's attributes as the device reports them (ibv_query_qp), as text. */
     static native String queuePair0(long context, long channel);

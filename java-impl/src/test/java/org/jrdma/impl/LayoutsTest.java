@@ -27,4 +27,32 @@ class LayoutsTest {
         assertTrue(e.getMessage().contains("seq=44") && e.getMessage().contains("seq=40"), e.getMessage());
         assertTrue(e.getMessage().contains("native record layout mismatch"), e.getMessage());
     }
+
+    @Test
+    void channelSettingsWithTwoFieldsSwappedAreRefused() {
+        String ours = NativeLibrary.layout0();
+        assertTrue(ours.contains("settings size=88,") && ours.contains(",timeout=12,retry_count=16,"), ours);
+        String swapped = ours.replace(",timeout=12,retry_count=16,", ",retry_count=12,timeout=16,");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Layouts.check(swapped));
+        assertTrue(e.getMessage().contains("retry_count=12"), e.getMessage());
+    }
+
+    @Test
+    void codesRenumberedOnOneSideAreRefused() {
+        String ours = NativeLibrary.layout0();
+        assertTrue(ours.contains(", ChannelFailure kAddressError=1 ") && ours.contains(" kAuthFailed=11,"), ours);
+        String renumbered = ours.replace(" kAuthFailed=11,", " kAuthFailed=12,");
+        assertThrows(IllegalStateException.class, () -> Layouts.check(renumbered));
+    }
+
+    @Test
+    void everyRefusalReasonAndDecodeStatusTheLibraryHasHasAText() {
+        // The line checked the last codes; the texts are indexed by them.
+        assertTrue(!ConnectionFailures.reason(NativeCodes.REJECT_LAST).startsWith("reason "));
+        assertTrue(ConnectionFailures.reason(NativeCodes.REJECT_LAST + 1).startsWith("reason "));
+        assertTrue(!ConnectionFailures.decodeStatus(NativeCodes.DECODE_LAST).startsWith("decode status "));
+        assertTrue(ConnectionFailures.decodeStatus(NativeCodes.DECODE_LAST + 1).startsWith("decode status "));
+        assertTrue(!ConnectionFailures.decodeStatus(NativeCodes.VIOLATION_LAST).startsWith("decode status "));
+        assertTrue(ConnectionFailures.decodeStatus(NativeCodes.VIOLATION_LAST + 1).startsWith("decode status "));
+    }
 }
