@@ -42,12 +42,13 @@ public final class KeyedChannel implements AutoCloseable {
         final int offset;
         final int length;
         final RegisteredBuffer window; // a registration of the destination for this fetch only, or null
-        final CompletableFuture<Fetched> future;
+        final FetchFuture future;
         final boolean retried;
-        boolean cancelSent;
+        boolean cancelSent;        // guarded by pending: a CANCEL is out (the deadline's or the caller's)
+        boolean cancelledByCaller; // guarded by pending
 
         Pending(TransferKey key, RegisteredBuffer destination, int offset, int length, RegisteredBuffer window,
-                CompletableFuture<Fetched> future, boolean retried) {
+                FetchFuture future, boolean retried) {
             this.key = key;
             this.destination = destination;
             this.offset = offset;
@@ -55,6 +56,37 @@ public final class KeyedChannel implements AutoCloseable {
             this.window = window;
             this.future = future;
             this.retried = retried;
+        }
+    }
+
+    /**
+     * What {@link #fetch} returns. Cancelling it asks the producer to drop the fetch rather than
+     * pretending the destination is free at once: it completes cancelled only when the producer
+     * confirmed that it writes nothing more (or the channel is gone).
+     */
+    private static final class FetchFuture extends CompletableFuture<Fetched> {
+        private final KeyedChannel owner;
+        private volatile long id; // the current attempt's (a retry into a larger destination is another)
+
+        FetchFuture(KeyedChannel owner) {
+            this.owner = owner;
+        }
+
+        /**
+         * Asks the producer to drop the fetch; returns false, as the fetch is not cancelled yet: the
+         * future completes cancelled once the producer confirmed, or normally if the value was already
+         * on its way.
+         */
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            if (!isDone()) {
+                owner.cancelByCaller(id);
+            }
+            return false;
+        }
+
+        void confirmCancelled() {
+            super.cancel(false);
         }
     }
 
@@ -144,6 +176,9 @@ public final class KeyedChannel implements AutoCloseable {
      * other is registered for this fetch alone (its token dies when the fetch completes). Completes
      * once the bytes are there; fails with {@link DestinationTooSmallException} (the needed size),
      * {@link FetchTimeoutException}, {@link FetchCancelledException} or the channel's close cause.
+     * {@code cancel} on the returned future asks the producer to drop the fetch: the future is
+     * cancelled once the producer confirmed (from then on nothing is written into the destination),
+     * or completes normally if the value was already on its way.
      *
      * @param key         name and step
      * @param destination where the bytes go
@@ -157,11 +192,11 @@ public final class KeyedChannel implements AutoCloseable {
             throw new IllegalArgumentException("range [" + offset + ", " + offset + "+" + length + ") outside the buffer of "
                     + destination.length() + " bytes");
         }
-        return start(key, destination, offset, length, new CompletableFuture<>(), false);
+        return start(key, destination, offset, length, new FetchFuture(this), false);
     }
 
     private CompletableFuture<Fetched> start(TransferKey key, RegisteredBuffer destination, int offset, int length,
-                                             CompletableFuture<Fetched> future, boolean retried) {
+                                             FetchFuture future, boolean retried) {
         RegisteredBuffer window = null;
         RemoteBuffer token;
         if (destination.access().contains(Access.REMOTE_WRITE)) {
@@ -172,6 +207,7 @@ public final class KeyedChannel implements AutoCloseable {
             token = window.remote();
         }
         long id = nextId.getAndIncrement();
+        future.id = id;
         Pending p = new Pending(key, destination, offset, length, window, future, retried);
         synchronized (pending) {
             if (closed) {
@@ -186,25 +222,48 @@ public final class KeyedChannel implements AutoCloseable {
         return future;
     }
 
-    /** No answer yet: ask the producer to drop the fetch; no confirmation either: the channel goes. */
+    /** No answer yet: ask the producer to drop the fetch (unless the caller did already). */
     private void deadline(long id) {
-        boolean cancel;
         synchronized (pending) {
             Pending p = pending.get(id);
-            if (p == null) {
-                return;
+            if (p == null || p.cancelSent) {
+                return; // answered, or a CANCEL is out with its own wait for the confirmation
             }
-            cancel = !p.cancelSent;
             p.cancelSent = true;
         }
-        if (cancel) {
-            send(KeyedWire.REPLY_HEADER, out -> KeyedWire.encodeShort(out, KeyedWire.CANCEL, id, 0));
-            CompletableFuture.delayedExecutor(options.fetchTimeoutMillis(), TimeUnit.MILLISECONDS).execute(() -> deadline(id));
-        } else {
+        sendCancel(id);
+    }
+
+    /** The caller cancelled the fetch's future: ask the producer to drop it. */
+    private void cancelByCaller(long id) {
+        boolean send;
+        synchronized (pending) {
+            Pending p = pending.get(id);
+            if (p == null || p.cancelledByCaller) {
+                return;
+            }
+            p.cancelledByCaller = true;
+            send = !p.cancelSent;
+            p.cancelSent = true;
+        }
+        if (send) {
+            sendCancel(id);
+        }
+    }
+
+    /** A CANCEL, and the channel goes if the producer neither answers nor confirms within the timeout. */
+    private void sendCancel(long id) {
+        send(KeyedWire.REPLY_HEADER, out -> KeyedWire.encodeShort(out, KeyedWire.CANCEL, id, 0));
+        CompletableFuture.delayedExecutor(options.fetchTimeoutMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+            synchronized (pending) {
+                if (!pending.containsKey(id)) {
+                    return;
+                }
+            }
             LOG.log(Level.WARNING, "the producer at " + channel.remoteAddress() + " confirmed no cancel of fetch " + id
                     + " within " + options.fetchTimeoutMillis() + " ms; closing the channel");
-            channel.close();
-        }
+            channel.close(); // its queue pair goes: nothing more can be written into the destination
+        });
     }
 
     @Override
@@ -227,7 +286,9 @@ public final class KeyedChannel implements AutoCloseable {
                         onReply(KeyedWire.decodeReply(payload));
                     }
                 } catch (ProtocolException violation) {
-                    LOG.log(Level.WARNING, "closing the keyed channel to " + channel.remoteAddress() + ": " + violation.getMessage());
+                    // Once: messages already queued behind the first violation arrive while it closes.
+                    LOG.log(channel.isOpen() ? Level.WARNING : Level.DEBUG, "closing the keyed channel to "
+                            + channel.remoteAddress() + ": " + violation.getMessage());
                     channel.close();
                 }
             }
@@ -301,6 +362,10 @@ public final class KeyedChannel implements AutoCloseable {
                 p.future.complete(new Fetched(p.key, p.destination, p.offset, reply.length(), reply.metadata(), reply.dead()));
                 return;
             case KeyedWire.TOO_SMALL:
+                if (p.cancelledByCaller) {
+                    p.future.confirmCancelled();
+                    return;
+                }
                 if (options.retryTooSmall() && !p.retried) {
                     RegisteredBuffer larger = context.allocate(reply.length(), Access.REMOTE_WRITE);
                     start(p.key, larger, 0, reply.length(), p.future, true);
@@ -310,6 +375,10 @@ public final class KeyedChannel implements AutoCloseable {
                         + reply.length() + " bytes; the destination " + p.length, reply.length()));
                 return;
             default:
+                if (p.cancelledByCaller) {
+                    p.future.confirmCancelled(); // the producer dropped it: nothing more is written
+                    return;
+                }
                 p.future.completeExceptionally(reply.reason() == KeyedWire.CANCELLED_ON_REQUEST
                         ? new FetchTimeoutException("no value for " + p.key + " within " + options.fetchTimeoutMillis() + " ms")
                         : new FetchCancelledException("the producer dropped the fetch of " + p.key + " (its step was cleaned up)"));
@@ -352,7 +421,11 @@ public final class KeyedChannel implements AutoCloseable {
         RdmaClosedException e = closedException();
         for (Pending p : failed) {
             release(p);
-            p.future.completeExceptionally(e);
+            if (p.cancelledByCaller) {
+                p.future.confirmCancelled(); // the queue pair is gone: nothing more is written
+            } else {
+                p.future.completeExceptionally(e);
+            }
         }
     }
 }

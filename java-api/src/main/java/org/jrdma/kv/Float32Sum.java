@@ -10,17 +10,24 @@ import java.nio.FloatBuffer;
  * which cost several times more per element — the merge is on the server's event-loop thread and
  * bounds how fast it takes pushes.
  */
-final class Float32Sum {
+final class Float32Sum implements CheckedMerge {
+    static final Float32Sum INSTANCE = new Float32Sum();
     private static final int CHUNK = 16 * 1024;
     private static final ThreadLocal<float[][]> SCRATCH = ThreadLocal.withInitial(() -> new float[2][CHUNK]);
 
     private Float32Sum() {
     }
 
-    static void merge(long key, ByteBuffer stored, ByteBuffer pushed) {
-        if (stored.remaining() % 4 != 0) {
-            throw new IllegalArgumentException("a float32 value of " + stored.remaining() + " bytes (key " + key + ")");
+    @Override
+    public void check(long key, int length) {
+        if (length % 4 != 0) {
+            throw new IllegalArgumentException("a float32 value of " + length + " bytes (key " + key + ")");
         }
+    }
+
+    @Override
+    public void merge(long key, ByteBuffer stored, ByteBuffer pushed) {
+        check(key, stored.remaining());
         FloatBuffer into = stored.duplicate().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
         FloatBuffer from = pushed.duplicate().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
         float[][] scratch = SCRATCH.get();

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jrdma.ChannelHandler;
 import org.jrdma.ProtocolException;
 import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaContext;
 import org.jrdma.RdmaException;
 import org.jrdma.RdmaMessage;
@@ -24,7 +26,8 @@ import org.jrdma.RemoteBuffer;
  * into it with a {@link MergeFunction}, and writes pulled values straight into the workers' memory
  * (RDMA WRITE, then PULLED on the same queue pair). Several servers each own a range of the key space
  * ({@link KvWorker} picks the server). Requests are handled on the context's event-loop thread, one at
- * a time: a push is applied whole or refused whole (lengths are checked first). Built on the public API.
+ * a time: a push is applied whole or refused whole — its keys and lengths are checked first, and a
+ * merge function that refuses one value leaves every key of the push as it was. Built on the public API.
  */
 public final class KvServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("org.jrdma.kv");
@@ -159,7 +162,9 @@ public final class KvServer implements AutoCloseable {
                     gone.close();
                 }
                 leaveBarrier(channel);
-                if (cause != null) {
+                if (cause instanceof RdmaClosedException) { // the worker left (its close, its process's end): routine
+                    LOG.log(Level.DEBUG, "the channel of worker " + channel.remoteAddress() + " closed: " + cause.getMessage());
+                } else if (cause != null) {
                     LOG.log(Level.WARNING, "the channel of worker " + channel.remoteAddress() + " closed: " + cause.getMessage());
                 }
             }
@@ -182,18 +187,27 @@ public final class KvServer implements AutoCloseable {
             throw new ProtocolException("a push whose values add up to " + total + " bytes in a message of " + in.remaining());
         }
         int status = KvWire.OK;
-        for (int i = 0; i < count && status == KvWire.OK; i++) { // all or nothing: check every length first
-            Stored s = values.get(in.getLong(KvWire.HEADER + i * KvWire.PUSH_ENTRY));
-            if (s != null && s.length != in.getInt(KvWire.HEADER + i * KvWire.PUSH_ENTRY + 8)) {
+        Set<Long> seen = new HashSet<>();
+        for (int i = 0; i < count && status == KvWire.OK; i++) { // all or nothing: check every key and length first
+            long key = in.getLong(KvWire.HEADER + i * KvWire.PUSH_ENTRY);
+            Stored s = values.get(key);
+            if (!seen.add(key)) {
+                status = KvWire.DUPLICATE_KEY;
+            } else if (s != null && s.length != in.getInt(KvWire.HEADER + i * KvWire.PUSH_ENTRY + 8)) {
                 status = KvWire.WRONG_LENGTH;
             }
         }
-        int valueAt = KvWire.HEADER + count * KvWire.PUSH_ENTRY;
-        for (int i = 0; i < count && status == KvWire.OK; i++) {
-            long key = in.getLong(KvWire.HEADER + i * KvWire.PUSH_ENTRY);
-            int length = in.getInt(KvWire.HEADER + i * KvWire.PUSH_ENTRY + 8);
-            status = mergeInto(key, in.duplicate().limit(valueAt + length).position(valueAt).slice());
-            valueAt += length;
+        if (status == KvWire.OK) {
+            ByteBuffer[] pushed = new ByteBuffer[count];
+            long[] keys = new long[count];
+            int valueAt = KvWire.HEADER + count * KvWire.PUSH_ENTRY;
+            for (int i = 0; i < count; i++) {
+                keys[i] = in.getLong(KvWire.HEADER + i * KvWire.PUSH_ENTRY);
+                int length = in.getInt(KvWire.HEADER + i * KvWire.PUSH_ENTRY + 8);
+                pushed[i] = in.duplicate().limit(valueAt + length).position(valueAt).slice();
+                valueAt += length;
+            }
+            status = mergeAll(keys, pushed);
         }
         if (status == KvWire.OK) { // keys pushed from here on may go straight into a slot of their own
             WorkerSlots mine = slots.computeIfAbsent(channel, c -> new WorkerSlots());
@@ -205,33 +219,71 @@ public final class KvServer implements AutoCloseable {
         reply(channel, KvWire.ACK, status, 0, timestamp, null);
     }
 
-    /** Folds a pushed value into the key's (zeros for a new key); returns the answer's status. */
-    private int mergeInto(long key, ByteBuffer pushed) {
-        int length = pushed.remaining();
-        Stored s = values.get(key);
-        if (s == null || s.readers > 0) {
-            Stored fresh = new Stored(context.allocate(Math.max(length, 1)), length); // pool memory: fill it
-            ByteBuffer into = fresh.view();
-            if (s == null) {
-                while (into.hasRemaining()) {
-                    into.put(ZEROS, 0, Math.min(ZEROS.length, into.remaining()));
-                }
-            } else {
-                into.put(s.view());
-                s.replaced = true; // a pull still writes from it: freed when the last such write completes
-            }
-            synchronized (values) {
-                values.put(key, fresh);
-            }
-            s = fresh;
-        }
+    /**
+     * Folds pushed values into the keys' (zeros for a new key), all or none: a merge that throws leaves
+     * every key of the push as it was, and a new key is not created. A merge that can refuse a value
+     * only by its length, before it writes ({@link CheckedMerge}: the built-in ones), is checked for every
+     * key first and then runs in place; any other runs on copies that replace the values once every
+     * key merged. Returns the answer's status.
+     */
+    private int mergeAll(long[] keys, ByteBuffer[] pushed) {
         try {
-            merge.merge(key, s.view(), pushed);
-            return KvWire.OK;
+            if (merge instanceof CheckedMerge checked) {
+                for (int i = 0; i < keys.length; i++) {
+                    checked.check(keys[i], pushed[i].remaining());
+                }
+            }
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "the merge function refused key " + key, e);
+            LOG.log(Level.WARNING, "the merge function refused a push of " + keys.length + " key(s); none was applied", e);
             return KvWire.MERGE_FAILED;
         }
+        boolean inPlace = merge instanceof CheckedMerge;
+        Stored[] staged = new Stored[keys.length];
+        try {
+            for (int i = 0; i < keys.length; i++) {
+                Stored s = values.get(keys[i]);
+                staged[i] = s != null && inPlace && s.readers == 0 ? s : copyOf(s, pushed[i].remaining());
+                merge.merge(keys[i], staged[i].view(), pushed[i]);
+            }
+        } catch (RuntimeException e) {
+            for (int i = 0; i < keys.length; i++) {
+                if (staged[i] != null && staged[i] != values.get(keys[i])) {
+                    staged[i].buffer.close();
+                }
+            }
+            LOG.log(Level.WARNING, "the merge function refused a push of " + keys.length + " key(s); none was applied", e);
+            return KvWire.MERGE_FAILED;
+        }
+        for (int i = 0; i < keys.length; i++) {
+            Stored old = values.get(keys[i]);
+            if (staged[i] == old) {
+                continue;
+            }
+            synchronized (values) {
+                values.put(keys[i], staged[i]);
+            }
+            if (old != null) {
+                old.replaced = true;
+                if (old.readers == 0) {
+                    old.buffer.close();
+                } // else a pull still writes from it: freed when the last such write completes
+            }
+        }
+        return KvWire.OK;
+    }
+
+    /** A new value holding {@code from}'s bytes, or zeros for a new key (pool memory: filled here). */
+    private Stored copyOf(Stored from, int length) {
+        Stored fresh = new Stored(context.allocate(Math.max(length, 1)), length);
+        ByteBuffer into = fresh.view();
+        if (from != null) {
+            into.put(from.view());
+        } else {
+            while (into.hasRemaining()) {
+                into.put(ZEROS, 0, Math.min(ZEROS.length, into.remaining()));
+            }
+        }
+        return fresh;
     }
 
     /** The worker wrote a value into one of its slots (immediate = slot id): fold it in, answer SLOT_ACK. */
@@ -241,7 +293,7 @@ public final class KvServer implements AutoCloseable {
             throw new ProtocolException("a write with immediate " + slot + " from a worker that has no slots");
         }
         long key = mine.key(slot);
-        int status = mergeInto(key, mine.written(slot));
+        int status = mergeAll(new long[] {key}, new ByteBuffer[] {mine.written(slot)});
         reply(channel, KvWire.SLOT_ACK, status, 0, Integer.toUnsignedLong(slot), null);
     }
 

@@ -32,6 +32,7 @@ final class KvWire {
     static final int MERGE_FAILED = 4;
     static final int BARRIER_MISMATCH = 5;
     static final int BARRIER_BROKEN = 6;
+    static final int DUPLICATE_KEY = 7;
 
     private KvWire() {
     }
@@ -44,7 +45,8 @@ final class KvWire {
         try {
             handling.run();
         } catch (ProtocolException violation) {
-            System.getLogger("org.jrdma.kv").log(System.Logger.Level.WARNING,
+            // Once: messages already queued behind the first violation arrive while it closes.
+            System.getLogger("org.jrdma.kv").log(channel.isOpen() ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
                     "closing the channel " + peer + " " + channel.remoteAddress() + ": " + violation.getMessage());
             channel.close();
         }
@@ -80,6 +82,7 @@ final class KvWire {
             case MERGE_FAILED: return "the server's merge function refused a value";
             case BARRIER_MISMATCH: return "the workers in the barrier disagree on its size";
             case BARRIER_BROKEN: return "a worker in the barrier went away";
+            case DUPLICATE_KEY: return "a key appears twice in one push";
             default: return "status " + status;
         }
     }

@@ -31,17 +31,69 @@ import org.jrdma.RemoteBuffer;
  */
 public final class KvWorker implements AutoCloseable {
 
-    /** One push or pull, waiting for the answers of {@code remaining} servers. */
-    private static final class Request {
+    /**
+     * One push, pull or barrier: its parts (a message or a slot write per server), each settled once —
+     * answered, refused, or failed with its server. It completes when every part is settled, so that
+     * when it fails no server still reads the caller's values; the failure names each server that did
+     * not apply its part.
+     */
+    private final class Request {
+        final long timestamp;
         final CompletableFuture<Void> done = new CompletableFuture<>();
-        final AtomicInteger remaining;
         final int[] lengths;          // pull: in capacity, out the values' lengths
         final int[][] positions;      // pull: per server, the request's indexes it answers for
+        private final int[] partsAt;  // per server: parts not settled yet (guarded by this)
+        private int remaining;        // all parts not settled yet (guarded by this)
+        private KvException failure;  // the first part's failure, the others suppressed in it
+        private boolean handedOut;    // guarded by this: request(ts) gave the future to the caller
 
-        Request(int servers, int[] lengths, int[][] positions) {
-            this.remaining = new AtomicInteger(servers);
+        Request(long timestamp, int[] partsAt, int[] lengths, int[][] positions) {
+            this.timestamp = timestamp;
+            this.partsAt = partsAt;
+            this.remaining = Arrays.stream(partsAt).sum();
             this.lengths = lengths;
             this.positions = positions;
+        }
+
+        /** One part at {@code server} is settled: applied ({@code failed} null) or not. */
+        synchronized void settle(int server, KvException failed) {
+            if (partsAt[server] == 0) {
+                return; // settled already: its server went away before this report
+            }
+            partsAt[server]--;
+            remaining--;
+            if (failed != null && failure == null) {
+                failure = failed;
+            } else if (failed != null) {
+                failure.addSuppressed(failed);
+            }
+            if (remaining == 0) {
+                // Forgotten before anyone can see it done: a success needs no record, a failure is kept
+                // for waitFor unless its future (which reports it) was taken.
+                if (failure == null || handedOut) {
+                    requests.remove(timestamp, this);
+                }
+                if (failure == null) {
+                    done.complete(null);
+                } else {
+                    done.completeExceptionally(failure);
+                }
+            }
+        }
+
+        synchronized CompletableFuture<Void> handOut() {
+            handedOut = true;
+            if (done.isDone()) {
+                requests.remove(timestamp, this);
+            }
+            return done;
+        }
+
+        /** The server went away: its parts not answered yet failed. */
+        synchronized void serverGone(int server, KvException gone) {
+            while (partsAt[server] > 0) {
+                settle(server, gone);
+            }
         }
     }
 
@@ -103,47 +155,64 @@ public final class KvWorker implements AutoCloseable {
      * @param values  the values, back to back from offset 0
      * @param lengths each value's length in bytes
      * @return the request's timestamp, for {@link #waitFor} or {@link #request}
+     * @throws IllegalArgumentException when a key appears twice, or the lengths do not fit the buffer
      */
     public long push(long[] keys, RegisteredBuffer values, int[] lengths) {
         int[] offsets = offsets(keys, lengths, values);
+        long[] sorted = keys.clone();
+        Arrays.sort(sorted);
+        for (int i = 1; i < sorted.length; i++) {
+            if (sorted[i] == sorted[i - 1]) { // it would be merged twice: almost surely a mistake
+                throw new IllegalArgumentException("key " + sorted[i] + " appears twice in one push");
+            }
+        }
         int[][] byServer = partition(keys);
         long timestamp = nextTimestamp.getAndIncrement();
         // Plan first (the request must know how many answers to wait for): slots where free, else the message.
         PushSlots.Slot[] direct = new PushSlots.Slot[keys.length];
         int[] copied = new int[byServer.length];
-        int parts = 0;
+        int[] parts = new int[byServer.length];
         for (int s = 0; s < byServer.length; s++) {
             // A slot write may overtake a large PUSH still in flight (its bytes are read by rendezvous
             // first): use slots only when no PUSH message to this server is, so pushes of a key stay in order.
             boolean slotsUsable = messagePushes[s].get() == 0;
             for (int i : byServer[s]) {
                 direct[i] = slotsUsable ? pushSlots.get(s).claim(keys[i], lengths[i], timestamp) : null;
-                parts += direct[i] != null ? 1 : 0;
+                parts[s] += direct[i] != null ? 1 : 0;
                 copied[s] += direct[i] != null ? 0 : 1;
             }
-            parts += copied[s] > 0 ? 1 : 0;
+            parts[s] += copied[s] > 0 ? 1 : 0;
         }
-        Request request = new Request(parts, null, byServer);
+        Request request = new Request(timestamp, parts, null, byServer);
         requests.put(timestamp, request);
         for (int s = 0; s < byServer.length; s++) {
-            int server = s;
-            for (int i : byServer[s]) {
-                PushSlots.Slot slot = direct[i];
-                if (slot != null) {
-                    servers.get(s).writeWithImmediate(values, offsets[i], slot.token, 0, lengths[i], slot.id).whenComplete((v, t) -> {
-                        if (t != null) {
-                            PushSlots.release(slot);
-                            request.done.completeExceptionally(new KvException("writing to server " + server + " failed: "
-                                    + t.getMessage(), t));
-                        }
-                    });
-                }
-            }
-            if (copied[s] > 0) {
-                pushMessage(s, keys, values.buffer(), lengths, offsets, byServer[s], direct, copied[s], timestamp, request);
+            try {
+                pushTo(s, keys, values, lengths, offsets, byServer[s], direct, copied[s], timestamp, request);
+            } catch (RuntimeException e) { // e.g. the channel closed: the request fails, it does not hang
+                request.serverGone(s, new KvException("sending to server " + s + " failed: " + e.getMessage(), e));
             }
         }
         return timestamp;
+    }
+
+    /** One server's part of a push: its keys' slot writes, and one PUSH with those that found no slot. */
+    private void pushTo(int server, long[] keys, RegisteredBuffer values, int[] lengths, int[] offsets, int[] mine,
+                        PushSlots.Slot[] direct, int copied, long timestamp, Request request) {
+        for (int i : mine) {
+            PushSlots.Slot slot = direct[i];
+            if (slot != null) {
+                servers.get(server).writeWithImmediate(values, offsets[i], slot.token, 0, lengths[i], slot.id).whenComplete((v, t) -> {
+                    if (t != null) {
+                        PushSlots.release(slot);
+                        request.settle(server, new KvException("writing to server " + server + " failed: "
+                                + t.getMessage(), t));
+                    }
+                });
+            }
+        }
+        if (copied > 0) {
+            pushMessage(server, keys, values.buffer(), lengths, offsets, mine, direct, copied, timestamp, request);
+        }
     }
 
     /** The keys of one server that found no free slot, copied into one PUSH. */
@@ -186,11 +255,17 @@ public final class KvWorker implements AutoCloseable {
             throw new IllegalArgumentException("a barrier of " + workers + " workers (1.." + KvWire.MAX_BARRIER + ")");
         }
         long timestamp = nextTimestamp.getAndIncrement();
-        Request request = new Request(1, null, null);
+        int[] parts = new int[servers.size()];
+        parts[0] = 1;
+        Request request = new Request(timestamp, parts, null, null);
         requests.put(timestamp, request);
-        RegisteredBuffer out = context.allocate(KvWire.HEADER);
-        KvWire.header(KvWire.le(out.buffer()), KvWire.BARRIER, 0, workers, timestamp);
-        send(0, out, KvWire.HEADER, request);
+        try {
+            RegisteredBuffer out = context.allocate(KvWire.HEADER);
+            KvWire.header(KvWire.le(out.buffer()), KvWire.BARRIER, 0, workers, timestamp);
+            send(0, out, KvWire.HEADER, request);
+        } catch (RuntimeException e) {
+            request.serverGone(0, new KvException("sending to server 0 failed: " + e.getMessage(), e));
+        }
         return timestamp;
     }
 
@@ -212,30 +287,46 @@ public final class KvWorker implements AutoCloseable {
         int[] offsets = offsets(keys, lengths, destination);
         int[][] byServer = partition(keys);
         long timestamp = nextTimestamp.getAndIncrement();
-        Request request = new Request(count(byServer), lengths, byServer);
+        int[] parts = new int[byServer.length];
+        Arrays.setAll(parts, s -> byServer[s].length > 0 ? 1 : 0);
+        Request request = new Request(timestamp, parts, lengths, byServer);
         requests.put(timestamp, request);
         for (int s = 0; s < byServer.length; s++) {
-            int[] mine = byServer[s];
-            if (mine.length == 0) {
+            if (byServer[s].length == 0) {
                 continue;
             }
-            int size = KvWire.HEADER + mine.length * KvWire.PULL_ENTRY;
-            RegisteredBuffer out = context.allocate(size);
-            ByteBuffer b = KvWire.le(out.buffer());
-            KvWire.header(b, KvWire.PULL, 0, mine.length, timestamp);
-            for (int j = 0; j < mine.length; j++) {
-                int i = mine[j];
-                int at = KvWire.HEADER + j * KvWire.PULL_ENTRY;
-                b.putLong(at, keys[i]).putLong(at + 8, destination.address() + offsets[i]).putInt(at + 16, destination.rkey())
-                        .putInt(at + 20, lengths[i]);
+            try {
+                pullFrom(s, keys, destination, lengths, offsets, byServer[s], timestamp, request);
+            } catch (RuntimeException e) { // e.g. the channel closed: the request fails, it does not hang
+                request.serverGone(s, new KvException("sending to server " + s + " failed: " + e.getMessage(), e));
             }
-            send(s, out, size, request);
         }
         return timestamp;
     }
 
+    /** One server's part of a pull: one PULL naming where each of its keys' values goes. */
+    private void pullFrom(int server, long[] keys, RegisteredBuffer destination, int[] lengths, int[] offsets, int[] mine,
+                          long timestamp, Request request) {
+        int size = KvWire.HEADER + mine.length * KvWire.PULL_ENTRY;
+        RegisteredBuffer out = context.allocate(size);
+        ByteBuffer b = KvWire.le(out.buffer());
+        KvWire.header(b, KvWire.PULL, 0, mine.length, timestamp);
+        for (int j = 0; j < mine.length; j++) {
+            int i = mine[j];
+            int at = KvWire.HEADER + j * KvWire.PULL_ENTRY;
+            b.putLong(at, keys[i]).putLong(at + 8, destination.address() + offsets[i]).putInt(at + 16, destination.rkey())
+                    .putInt(at + 20, lengths[i]);
+        }
+        send(server, out, size, request);
+    }
+
     /**
-     * Blocks until the request is done at every server it went to (ps-lite's Wait), then forgets it.
+     * Blocks until the request is done at every server it went to (ps-lite's Wait). It fails only once
+     * every part is settled — no server still reads the values — with the first server's reason and
+     * the others' suppressed in it; servers not named there applied their part. A request that
+     * succeeded is forgotten as it completes, one that failed once this reported it (or once it
+     * completed, if its future was taken with {@link #request}, which reports it): for a forgotten
+     * request this returns at once.
      *
      * @param timestamp what {@link #push}, {@link #pull} or {@link #barrier} returned
      * @throws KvException          when a server refused the request or went away
@@ -244,7 +335,10 @@ public final class KvWorker implements AutoCloseable {
     public void waitFor(long timestamp) throws InterruptedException {
         Request request = requests.get(timestamp);
         if (request == null) {
-            throw new IllegalArgumentException("no request with timestamp " + timestamp + " is waiting (already waited for?)");
+            if (timestamp <= 0 || timestamp >= nextTimestamp.get()) {
+                throw new IllegalArgumentException("no request with timestamp " + timestamp + " was issued");
+            }
+            return; // done and forgotten
         }
         try {
             request.done.get();
@@ -256,7 +350,9 @@ public final class KvWorker implements AutoCloseable {
     }
 
     /**
-     * The request's future, for waiting with a bound or chaining; {@link #waitFor} forgets the request.
+     * The request's future, for waiting with a bound or chaining; from now on the future reports the
+     * outcome and the worker forgets the request once it completed, failed or not. For a request
+     * already forgotten (it succeeded, or its failure was reported) the future is completed.
      *
      * @param timestamp what {@link #push}, {@link #pull} or {@link #barrier} returned
      * @return completes when the request is done, or exceptionally with {@link KvException}
@@ -264,9 +360,21 @@ public final class KvWorker implements AutoCloseable {
     public CompletableFuture<Void> request(long timestamp) {
         Request request = requests.get(timestamp);
         if (request == null) {
-            throw new IllegalArgumentException("no request with timestamp " + timestamp);
+            if (timestamp <= 0 || timestamp >= nextTimestamp.get()) {
+                throw new IllegalArgumentException("no request with timestamp " + timestamp + " was issued");
+            }
+            return CompletableFuture.completedFuture(null);
         }
-        return request.done;
+        return request.handOut();
+    }
+
+    /**
+     * Requests the worker keeps: in flight, or failed and not yet reported ({@link #waitFor}).
+     *
+     * @return how many
+     */
+    public int keptRequests() {
+        return requests.size();
     }
 
     /**
@@ -320,19 +428,11 @@ public final class KvWorker implements AutoCloseable {
         return byServer;
     }
 
-    private static int count(int[][] byServer) {
-        int n = 0;
-        for (int[] mine : byServer) {
-            n += mine.length > 0 ? 1 : 0;
-        }
-        return n;
-    }
-
     private void send(int server, RegisteredBuffer out, int size, Request request) {
         servers.get(server).send(out, 0, size).whenComplete((v, t) -> {
             out.close();
             if (t != null) {
-                request.done.completeExceptionally(new KvException("sending to server " + server + " failed: " + t.getMessage(), t));
+                request.settle(server, new KvException("sending to server " + server + " failed: " + t.getMessage(), t));
             }
         });
     }
@@ -358,10 +458,10 @@ public final class KvWorker implements AutoCloseable {
 
             @Override
             public void onClose(RdmaChannel channel, Throwable cause) {
-                // Every pending request fails: a server that went away cannot answer its part.
+                // Requests waiting for this server fail (it cannot answer its part); the others go on.
                 KvException e = new KvException("server " + server + " at " + channel.remoteAddress() + " is gone"
                         + (cause == null ? "" : ": " + cause.getMessage()), cause);
-                requests.values().forEach(r -> r.done.completeExceptionally(e));
+                requests.values().forEach(r -> r.serverGone(server, e));
             }
         };
     }
@@ -381,7 +481,7 @@ public final class KvWorker implements AutoCloseable {
             throw new ProtocolException("an answer for timestamp " + timestamp + ", which this worker never issued");
         }
         if (status != KvWire.OK) {
-            request.done.completeExceptionally(new KvException("server " + server + " refused the request: " + KvWire.status(status)));
+            request.settle(server, new KvException("server " + server + " refused the request: " + KvWire.status(status)));
             return;
         }
         if (in.get(0) == KvWire.PULLED) {
@@ -397,8 +497,6 @@ public final class KvWorker implements AutoCloseable {
                 request.lengths[mine[j]] = length;
             }
         }
-        if (request.remaining.decrementAndGet() == 0) {
-            request.done.complete(null);
-        }
+        request.settle(server, null);
     }
 }

@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 /**
  * How a {@link KvServer} folds a pushed value into the stored one (ps-lite's server handle). Called on
  * the server's event-loop thread; {@code stored} and {@code pushed} have the same length. A merge that
- * throws refuses that push (the worker's request fails), the server goes on.
+ * throws refuses that push — none of its keys is changed or created, the worker's request fails — and
+ * the server goes on.
  */
 @FunctionalInterface
 public interface MergeFunction {
@@ -24,7 +25,7 @@ public interface MergeFunction {
      * @return the merge function
      */
     static MergeFunction float32Sum() {
-        return Float32Sum::merge;
+        return Float32Sum.INSTANCE;
     }
 
     /**
@@ -33,6 +34,16 @@ public interface MergeFunction {
      * @return the merge function
      */
     static MergeFunction overwrite() {
-        return (key, stored, pushed) -> stored.duplicate().put(pushed.duplicate());
+        return new CheckedMerge() {
+            @Override
+            public void check(long key, int length) {
+                // any length: the stored value has the pushed one's (KvServer checks that first)
+            }
+
+            @Override
+            public void merge(long key, ByteBuffer stored, ByteBuffer pushed) {
+                stored.duplicate().put(pushed.duplicate());
+            }
+        };
     }
 }
