@@ -31,76 +31,10 @@ import org.jrdma.RemoteBuffer;
  */
 public final class KvWorker implements AutoCloseable {
 
-    /**
-     * One push, pull or barrier: its parts (a message or a slot write per server), each settled once —
-     * answered, refused, or failed with its server. It completes when every part is settled, so that
-     * when it fails no server still reads the caller's values; the failure names each server that did
-     * not apply its part.
-     */
-    private final class Request {
-        final long timestamp;
-        final CompletableFuture<Void> done = new CompletableFuture<>();
-        final int[] lengths;          // pull: in capacity, out the values' lengths
-        final int[][] positions;      // pull: per server, the request's indexes it answers for
-        private final int[] partsAt;  // per server: parts not settled yet (guarded by this)
-        private int remaining;        // all parts not settled yet (guarded by this)
-        private KvException failure;  // the first part's failure, the others suppressed in it
-        private boolean handedOut;    // guarded by this: request(ts) gave the future to the caller
-
-        Request(long timestamp, int[] partsAt, int[] lengths, int[][] positions) {
-            this.timestamp = timestamp;
-            this.partsAt = partsAt;
-            this.remaining = Arrays.stream(partsAt).sum();
-            this.lengths = lengths;
-            this.positions = positions;
-        }
-
-        /** One part at {@code server} is settled: applied ({@code failed} null) or not. */
-        synchronized void settle(int server, KvException failed) {
-            if (partsAt[server] == 0) {
-                return; // settled already: its server went away before this report
-            }
-            partsAt[server]--;
-            remaining--;
-            if (failed != null && failure == null) {
-                failure = failed;
-            } else if (failed != null) {
-                failure.addSuppressed(failed);
-            }
-            if (remaining == 0) {
-                // Forgotten before anyone can see it done: a success needs no record, a failure is kept
-                // for waitFor unless its future (which reports it) was taken.
-                if (failure == null || handedOut) {
-                    requests.remove(timestamp, this);
-                }
-                if (failure == null) {
-                    done.complete(null);
-                } else {
-                    done.completeExceptionally(failure);
-                }
-            }
-        }
-
-        synchronized CompletableFuture<Void> handOut() {
-            handedOut = true;
-            if (done.isDone()) {
-                requests.remove(timestamp, this);
-            }
-            return done;
-        }
-
-        /** The server went away: its parts not answered yet failed. */
-        synchronized void serverGone(int server, KvException gone) {
-            while (partsAt[server] > 0) {
-                settle(server, gone);
-            }
-        }
-    }
-
     private final RdmaContext context;
     private final List<RdmaChannel> servers = new ArrayList<>();
     private final AtomicLong nextTimestamp = new AtomicLong(1);
-    private final Map<Long, Request> requests = new ConcurrentHashMap<>();
+    private final Map<Long, KvRequest> requests = new ConcurrentHashMap<>();
     private final List<PushSlots> pushSlots = new ArrayList<>();
     private final AtomicInteger[] messagePushes; // per server: PUSH messages not yet answered
 
@@ -183,7 +117,7 @@ public final class KvWorker implements AutoCloseable {
             }
             parts[s] += copied[s] > 0 ? 1 : 0;
         }
-        Request request = new Request(timestamp, parts, null, byServer);
+        KvRequest request = new KvRequest(timestamp, requests::remove, parts, null, byServer);
         requests.put(timestamp, request);
         for (int s = 0; s < byServer.length; s++) {
             try {
@@ -197,7 +131,7 @@ public final class KvWorker implements AutoCloseable {
 
     /** One server's part of a push: its keys' slot writes, and one PUSH with those that found no slot. */
     private void pushTo(int server, long[] keys, RegisteredBuffer values, int[] lengths, int[] offsets, int[] mine,
-                        PushSlots.Slot[] direct, int copied, long timestamp, Request request) {
+                        PushSlots.Slot[] direct, int copied, long timestamp, KvRequest request) {
         for (int i : mine) {
             PushSlots.Slot slot = direct[i];
             if (slot != null) {
@@ -217,7 +151,7 @@ public final class KvWorker implements AutoCloseable {
 
     /** The keys of one server that found no free slot, copied into one PUSH. */
     private void pushMessage(int s, long[] keys, ByteBuffer source, int[] lengths, int[] offsets, int[] mine,
-                             PushSlots.Slot[] direct, int count, long timestamp, Request request) {
+                             PushSlots.Slot[] direct, int count, long timestamp, KvRequest request) {
         long size = KvWire.HEADER + (long) count * KvWire.PUSH_ENTRY;
         for (int i : mine) {
             size += direct[i] == null ? lengths[i] : 0;
@@ -257,7 +191,7 @@ public final class KvWorker implements AutoCloseable {
         long timestamp = nextTimestamp.getAndIncrement();
         int[] parts = new int[servers.size()];
         parts[0] = 1;
-        Request request = new Request(timestamp, parts, null, null);
+        KvRequest request = new KvRequest(timestamp, requests::remove, parts, null, null);
         requests.put(timestamp, request);
         try {
             RegisteredBuffer out = context.allocate(KvWire.HEADER);
@@ -289,7 +223,7 @@ public final class KvWorker implements AutoCloseable {
         long timestamp = nextTimestamp.getAndIncrement();
         int[] parts = new int[byServer.length];
         Arrays.setAll(parts, s -> byServer[s].length > 0 ? 1 : 0);
-        Request request = new Request(timestamp, parts, lengths, byServer);
+        KvRequest request = new KvRequest(timestamp, requests::remove, parts, lengths, byServer);
         requests.put(timestamp, request);
         for (int s = 0; s < byServer.length; s++) {
             if (byServer[s].length == 0) {
@@ -306,7 +240,7 @@ public final class KvWorker implements AutoCloseable {
 
     /** One server's part of a pull: one PULL naming where each of its keys' values goes. */
     private void pullFrom(int server, long[] keys, RegisteredBuffer destination, int[] lengths, int[] offsets, int[] mine,
-                          long timestamp, Request request) {
+                          long timestamp, KvRequest request) {
         int size = KvWire.HEADER + mine.length * KvWire.PULL_ENTRY;
         RegisteredBuffer out = context.allocate(size);
         ByteBuffer b = KvWire.le(out.buffer());
@@ -333,7 +267,7 @@ public final class KvWorker implements AutoCloseable {
      * @throws InterruptedException when interrupted while waiting
      */
     public void waitFor(long timestamp) throws InterruptedException {
-        Request request = requests.get(timestamp);
+        KvRequest request = requests.get(timestamp);
         if (request == null) {
             if (timestamp <= 0 || timestamp >= nextTimestamp.get()) {
                 throw new IllegalArgumentException("no request with timestamp " + timestamp + " was issued");
@@ -358,7 +292,7 @@ public final class KvWorker implements AutoCloseable {
      * @return completes when the request is done, or exceptionally with {@link KvException}
      */
     public CompletableFuture<Void> request(long timestamp) {
-        Request request = requests.get(timestamp);
+        KvRequest request = requests.get(timestamp);
         if (request == null) {
             if (timestamp <= 0 || timestamp >= nextTimestamp.get()) {
                 throw new IllegalArgumentException("no request with timestamp " + timestamp + " was issued");
@@ -428,7 +362,7 @@ public final class KvWorker implements AutoCloseable {
         return byServer;
     }
 
-    private void send(int server, RegisteredBuffer out, int size, Request request) {
+    private void send(int server, RegisteredBuffer out, int size, KvRequest request) {
         servers.get(server).send(out, 0, size).whenComplete((v, t) -> {
             out.close();
             if (t != null) {
@@ -472,7 +406,7 @@ public final class KvWorker implements AutoCloseable {
             throw new ProtocolException("a malformed push/pull answer (" + in.remaining() + " bytes)");
         }
         long timestamp = type == KvWire.SLOT_ACK ? pushSlots.get(server).acknowledged(in.getLong(8)) : in.getLong(8);
-        Request request = requests.get(timestamp);
+        KvRequest request = requests.get(timestamp);
         int status = in.get(1);
         if (request == null) {
             if (timestamp > 0 && timestamp < nextTimestamp.get()) {
