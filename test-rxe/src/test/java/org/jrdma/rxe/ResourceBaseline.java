@@ -122,9 +122,22 @@ final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
         return names;
     }
 
-    /** Resident memory minus what the JVM has committed for its heap (which grows and shrinks on its own). */
+    /**
+     * Resident memory minus what the JVM has committed for its heap (which grows and shrinks on its own).
+     * Direct buffers whose owners are gone give their memory back only once their cleaners ran, after a
+     * collection and on another thread: collect until the count of direct buffers stops falling.
+     */
     static long memoryOutsideTheHeap() throws Exception {
-        System.gc(); // direct buffers whose owners are gone give their memory back
+        java.lang.management.BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(
+                java.lang.management.BufferPoolMXBean.class).stream().filter(b -> b.getName().equals("direct")).findFirst()
+                .orElseThrow();
+        long before;
+        int rounds = 0;
+        do {
+            before = direct.getCount();
+            System.gc();
+            Thread.sleep(50); // the cleaner thread's turn
+        } while (direct.getCount() < before && ++rounds < 20);
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith("VmRSS:")) {

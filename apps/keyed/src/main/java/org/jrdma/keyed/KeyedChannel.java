@@ -218,25 +218,39 @@ public final class KeyedChannel implements AutoCloseable {
             pending.put(id, p);
         }
         send(KeyedWire.FETCH_HEADER + TransferKey.MAX_NAME_BYTES, out -> KeyedWire.encodeFetch(out, id, key, token));
-        CompletableFuture.delayedExecutor(options.fetchTimeoutMillis(), TimeUnit.MILLISECONDS).execute(() -> deadline(id));
+        afterTimeout(future, () -> deadline(id));
         return future;
+    }
+
+    /**
+     * Runs {@code action} once the fetch timeout passed, unless {@code fetch} completed first: then the
+     * timer is dropped with it, so a completed fetch keeps nothing (this channel, its context) alive
+     * for the rest of the timeout.
+     */
+    private void afterTimeout(CompletableFuture<Fetched> fetch, Runnable action) {
+        CompletableFuture<Void> timer = new CompletableFuture<>();
+        timer.completeOnTimeout(null, options.fetchTimeoutMillis(), TimeUnit.MILLISECONDS).thenRun(action);
+        fetch.whenComplete((v, t) -> timer.cancel(false));
     }
 
     /** No answer yet: ask the producer to drop the fetch (unless the caller did already). */
     private void deadline(long id) {
+        FetchFuture future;
         synchronized (pending) {
             Pending p = pending.get(id);
             if (p == null || p.cancelSent) {
                 return; // answered, or a CANCEL is out with its own wait for the confirmation
             }
             p.cancelSent = true;
+            future = p.future;
         }
-        sendCancel(id);
+        sendCancel(id, future);
     }
 
     /** The caller cancelled the fetch's future: ask the producer to drop it. */
     private void cancelByCaller(long id) {
         boolean send;
+        FetchFuture future;
         synchronized (pending) {
             Pending p = pending.get(id);
             if (p == null || p.cancelledByCaller) {
@@ -245,16 +259,17 @@ public final class KeyedChannel implements AutoCloseable {
             p.cancelledByCaller = true;
             send = !p.cancelSent;
             p.cancelSent = true;
+            future = p.future;
         }
         if (send) {
-            sendCancel(id);
+            sendCancel(id, future);
         }
     }
 
     /** A CANCEL, and the channel goes if the producer neither answers nor confirms within the timeout. */
-    private void sendCancel(long id) {
+    private void sendCancel(long id, FetchFuture future) {
         send(KeyedWire.REPLY_HEADER, out -> KeyedWire.encodeShort(out, KeyedWire.CANCEL, id, 0));
-        CompletableFuture.delayedExecutor(options.fetchTimeoutMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+        afterTimeout(future, () -> {
             synchronized (pending) {
                 if (!pending.containsKey(id)) {
                     return;
