@@ -12,10 +12,67 @@
 #include <new>
 #include <vector>
 
+#include "context/channel_table.h"
+
 namespace jrdma {
 
 // A command kept in its channel because the queue could not take it.
 enum DeferredCommand : uint8_t { kDeferredConnect = 1, kDeferredDisconnect = 2, kDeferredDestroy = 4 };
+
+// What another thread asks of a context's loop; `Channel` and `Listener` are the transport's types
+// (each with `std::atomic<uint8_t> deferred_commands` and `std::atomic<bool> close_deferred`). A
+// disconnect names its channel by key: the channel may be gone when it runs.
+template <typename Channel, typename Listener>
+struct LoopCommand {
+  enum Kind { kConnect, kDisconnect, kDestroyChannel, kCloseListener } kind;
+  Channel* channel = nullptr;
+  Listener* listener = nullptr;
+  uint32_t key = 0;
+};
+
+// Keeps a command the queue could not take in its object: a DeferredCommand bit in the channel
+// (found by key for a disconnect, through `lookup`), the flag in the listener.
+template <typename Channel, typename Listener, typename Lookup>
+void keep_in_object(const LoopCommand<Channel, Listener>& command, Lookup&& lookup) noexcept {
+  using Command = LoopCommand<Channel, Listener>;
+  switch (command.kind) {
+    case Command::kConnect:
+      command.channel->deferred_commands.fetch_or(kDeferredConnect);
+      break;
+    case Command::kDestroyChannel:
+      command.channel->deferred_commands.fetch_or(kDeferredDestroy);
+      break;
+    case Command::kDisconnect:
+      if (Channel* channel = lookup(command.key)) channel->deferred_commands.fetch_or(kDeferredDisconnect);
+      break;
+    case Command::kCloseListener:
+      command.listener->close_deferred = true;
+      break;
+  }
+}
+
+// Loop thread: runs the commands kept in the channels (after the queued ones, so that a queued
+// connect precedes a kept destroy of the same channel), each channel's in the order connect,
+// disconnect, destroy — the last frees it. What `run` throws stops only that command.
+template <typename Channel, typename Listener, typename Run>
+void run_kept_in_channels(const ChannelTable<Channel>& channels, Run&& run) {
+  using Command = LoopCommand<Channel, Listener>;
+  channels.for_each([&](Channel& channel) {
+    uint8_t kept = channel.deferred_commands.exchange(0);
+    for (uint8_t bit : {kDeferredConnect, kDeferredDisconnect, kDeferredDestroy}) {
+      if ((kept & bit) == 0) continue;
+      Command c{};
+      c.kind = bit == kDeferredConnect ? Command::kConnect : bit == kDeferredDestroy ? Command::kDestroyChannel : Command::kDisconnect;
+      c.channel = &channel;
+      c.key = channel.key;
+      try {
+        run(c);
+      } catch (const std::exception&) {
+        // as in CommandQueue::run
+      }
+    }
+  });
+}
 
 template <typename Command>
 class CommandQueue {
@@ -66,5 +123,30 @@ class CommandQueue {
   std::vector<Command> running_;  // loop thread: the batch being run (swapped, so both keep their capacity)
   std::atomic<bool> deferred_{false};
 };
+
+// Loop thread: closes the listeners whose close was kept in them, one at a time. `listeners` holds
+// pointers (or owning pointers) to them, guarded by `mutex`; `close(listener)` removes one from it.
+// What it throws stops only that close (the listener then stays until the context closes).
+template <typename Listeners, typename Close>
+void run_kept_in_listeners(Listeners& listeners, std::mutex& mutex, Close&& close) {
+  for (;;) {
+    decltype(&*listeners.front()) closing = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      for (auto& listener : listeners) {
+        if (listener->close_deferred.exchange(false)) {
+          closing = &*listener;
+          break;
+        }
+      }
+    }
+    if (closing == nullptr) return;
+    try {
+      close(closing);
+    } catch (const std::exception&) {
+      // as in CommandQueue::run
+    }
+  }
+}
 
 }  // namespace jrdma

@@ -145,27 +145,10 @@ int Context::take_records(EventRecord* out, int capacity) { return records_.take
 // ---- commands from other threads ------------------------------------------------------------------
 
 void Context::enqueue(const Command& command) noexcept {
-  if (!commands_.push(command)) defer(command);
+  if (!commands_.push(command)) keep_in_object(command, [this](uint32_t key) { return lookup(key); });
   uint64_t one = 1;
   if (write(wake_fd_, &one, sizeof one) < 0) {
     // EAGAIN: a wake-up is pending anyway; anything else: the loop still runs commands on its next round
-  }
-}
-
-void Context::defer(const Command& command) noexcept {
-  switch (command.kind) {
-    case Command::kConnect:
-      command.channel->deferred_commands.fetch_or(kDeferredConnect);
-      break;
-    case Command::kDestroyChannel:
-      command.channel->deferred_commands.fetch_or(kDeferredDestroy);
-      break;
-    case Command::kDisconnect:
-      if (Channel* channel = lookup(command.key)) channel->deferred_commands.fetch_or(kDeferredDisconnect);
-      break;
-    case Command::kCloseListener:
-      command.listener->close_deferred = true;
-      break;
   }
 }
 
@@ -201,40 +184,13 @@ void Context::run_commands() {
 // queued connect precedes a deferred destroy of the same channel (a destroyed channel has left the
 // table, and its deferred bits with it).
 void Context::run_deferred_commands() {
-  channels_.for_each([this](Channel& channel) {
-    uint8_t deferred = channel.deferred_commands.exchange(0);
-    // Destroy last: it deletes the channel.
-    for (uint8_t bit : {kDeferredConnect, kDeferredDisconnect, kDeferredDestroy}) {
-      if ((deferred & bit) == 0) continue;
-      Command c{};
-      c.kind = bit == kDeferredConnect ? Command::kConnect : bit == kDeferredDestroy ? Command::kDestroyChannel : Command::kDisconnect;
-      c.channel = &channel;
-      c.key = channel.key;
-      try {
-        run_command(c);
-      } catch (const std::exception&) {
-        // as in CommandQueue::run
-      }
-    }
-  });
-  for (;;) {
-    Listener* closing = nullptr;
-    {
-      std::lock_guard<std::mutex> lock(listeners_mutex_);
-      for (Listener* listener : listeners_) {
-        if (listener->close_deferred) closing = listener;
-      }
-    }
-    if (closing == nullptr) break;
+  run_kept_in_channels<Channel, Listener>(channels_, [this](Command& c) { run_command(c); });
+  run_kept_in_listeners(listeners_, listeners_mutex_, [this](Listener* listener) {
     Command c{};
     c.kind = Command::kCloseListener;
-    c.listener = closing;
-    try {
-      run_command(c);
-    } catch (const std::exception&) {
-      closing->close_deferred = false;  // as in CommandQueue::run (the listener stays until the context closes)
-    }
-  }
+    c.listener = listener;
+    run_command(c);
+  });
 }
 
 void Context::run_command(Command& c) {

@@ -134,18 +134,12 @@ class Context : public EventSink, public LoopCommands {
   std::string close() noexcept;
 
  private:
-  struct Command {
-    enum Kind { kConnect, kDestroyChannel, kCloseListener, kDisconnect } kind;
-    Channel* channel = nullptr;
-    Listener* listener = nullptr;
-    uint32_t key = 0;
-  };
+  using Command = LoopCommand<Channel, Listener>;
 
   // context.cc
   // Queues a command and wakes the loop; never loses it (deferred in its object when the queue
   // cannot grow).
   void enqueue(const Command& command) noexcept;
-  void defer(const Command& command) noexcept;
   void run_commands();
   void run_command(Command& c);
   void run_deferred_commands();

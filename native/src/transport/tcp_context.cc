@@ -151,22 +151,8 @@ void TcpContext::destroy_channel(TcpChannelEntry* channel) { enqueue(Command{Com
 void TcpContext::close_listener(TcpListener* listener) { enqueue(Command{Command::kCloseListener, nullptr, listener}); }
 
 void TcpContext::enqueue(const Command& command) noexcept {
-  if (!commands_.push(command)) defer(command);
+  if (!commands_.push(command)) keep_in_object(command, [this](uint32_t key) { return find(key); });
   wake();
-}
-
-void TcpContext::defer(const Command& command) noexcept {
-  switch (command.kind) {
-    case Command::kConnect:
-      command.channel->deferred_commands.fetch_or(kDeferredConnect);
-      break;
-    case Command::kDestroyChannel:
-      command.channel->deferred_commands.fetch_or(kDeferredDestroy);
-      break;
-    case Command::kCloseListener:
-      command.listener->close_deferred = true;
-      break;
-  }
 }
 
 // ---- the loop -------------------------------------------------------------------------------------
@@ -315,6 +301,8 @@ void TcpContext::run_command(const Command& c) {
     case Command::kDestroyChannel:
       forget(c.channel);
       break;
+    case Command::kDisconnect:
+      break;  // never queued here: the stream engine ends its connection itself (no LoopCommands)
     case Command::kCloseListener: {
       // Its connections still saying hello (or parked for the admission policy) point at it: they
       // are told the server is closing, as over verbs, and go before it does.
@@ -348,19 +336,9 @@ void TcpContext::run_command(const Command& c) {
 // The commands enqueue could not queue, found in their objects; after the queued ones, so a
 // queued connect precedes a deferred destroy of the same channel.
 void TcpContext::run_deferred_commands() {
-  channels_.for_each([this](TcpChannelEntry& channel) {
-    uint8_t deferred = channel.deferred_commands.exchange(0);
-    if ((deferred & kDeferredConnect) != 0) run_command(Command{Command::kConnect, &channel, nullptr});
-    if ((deferred & kDeferredDestroy) != 0) run_command(Command{Command::kDestroyChannel, &channel, nullptr});  // last: frees it
-  });
-  std::vector<TcpListener*> closing;
-  {
-    std::lock_guard<std::mutex> lock(listeners_mutex_);
-    for (auto& listener : listeners_) {
-      if (listener->close_deferred.exchange(false)) closing.push_back(listener.get());
-    }
-  }
-  for (TcpListener* listener : closing) run_command(Command{Command::kCloseListener, nullptr, listener});
+  run_kept_in_channels<TcpChannelEntry, TcpListener>(channels_, [this](const Command& c) { run_command(c); });
+  run_kept_in_listeners(listeners_, listeners_mutex_,
+                        [this](TcpListener* listener) { run_command(Command{Command::kCloseListener, nullptr, listener}); });
 }
 
 // Every 100 ms: the engines' own clocks (graceful close, keepalive, timeouts) and set-up deadlines.

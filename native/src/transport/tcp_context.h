@@ -150,11 +150,7 @@ class TcpContext : public EventSink, public TransportWaker {
   void transport_progress(void* cookie) noexcept override;
 
  private:
-  struct Command {
-    enum Kind { kConnect, kDestroyChannel, kCloseListener } kind;
-    TcpChannelEntry* channel = nullptr;
-    TcpListener* listener = nullptr;
-  };
+  using Command = LoopCommand<TcpChannelEntry, TcpListener>;
   // One round: epoll (unless `with_epoll` is false: a spin looks at the shared-memory rings only),
   // the rings, commands; returns the records.
   int poll_sockets(EventRecord* out, int capacity, int timeout_ms, bool with_epoll = true);
@@ -163,7 +159,6 @@ class TcpContext : public EventSink, public TransportWaker {
   // Queues a command and wakes the loop; never loses it (deferred in its object when the queue
   // cannot grow).
   void enqueue(const Command& command) noexcept;
-  void defer(const Command& command) noexcept;
   void run_commands();
   void run_command(const Command& command);
   void run_deferred_commands();
