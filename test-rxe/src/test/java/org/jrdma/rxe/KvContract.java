@@ -268,4 +268,43 @@ abstract class KvContract {
             server.close();
         }
     }
+
+    @Test
+    void pushPullFoldsThePushInAndReturnsTheMergedValuesInOneRequest() throws Exception {
+        try (Endpoints e = new Endpoints(fabric())) {
+            List<KvServer> servers = List.of(
+                    KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), KvOptions.DEFAULTS),
+                    KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), KvOptions.DEFAULTS));
+            KvWorker worker = KvWorker.connect(e.client, List.of(servers.get(0).localAddress(), servers.get(1).localAddress()),
+                    e.clientAddress);
+            long[] keys = keys(6); // over both servers
+            int[] lengths = {4, 64, 4096, 8, 65536, 16};
+            int total = java.util.Arrays.stream(lengths).sum();
+            RegisteredBuffer values = e.client.allocate(total);
+            FloatBuffer in = values.buffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+            for (int j = 0; j < total / 4; j++) {
+                in.put(j, j % 7);
+            }
+            waitFor(worker, worker.push(keys, values, lengths.clone()), "the first push");
+            for (int j = 0; j < total / 4; j++) {
+                in.put(j, 100 + j % 3);
+            }
+            RegisteredBuffer merged = e.client.allocate(total, Access.REMOTE_WRITE);
+            int[] got = lengths.clone();
+            waitFor(worker, worker.pushPull(keys, values, got, merged), "the push-pull");
+            assertEquals(java.util.Arrays.toString(lengths), java.util.Arrays.toString(got));
+            FloatBuffer out = merged.buffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+            for (int j = 0; j < total / 4; j++) {
+                assertEquals(j % 7 + 100 + j % 3, out.get(j), "float " + j + " of the merged values");
+            }
+            // And a pull agrees: the push-pull was applied once.
+            RegisteredBuffer pulled = e.client.allocate(total, Access.REMOTE_WRITE);
+            waitFor(worker, worker.pull(keys, pulled, lengths.clone()), "a pull after it");
+            assertEquals(-1, pulled.buffer().limit(total).mismatch(merged.buffer().limit(total)),
+                    "the pull reads what the push-pull returned");
+            assertThrows(IllegalArgumentException.class, () -> worker.pushPull(keys, values, lengths.clone(), values),
+                    "a destination without REMOTE_WRITE");
+            servers.forEach(KvServer::close);
+        }
+    }
 }

@@ -272,4 +272,22 @@ abstract class KvRequestContract {
             log.setLevel(before);
         }
     }
+
+    @Test
+    void aServerWhoseQuotaIsFullTakesNoNewKeyButServesTheKeysItHolds() throws Exception {
+        try (Endpoints e = new Endpoints(fabric())) {
+            KvServer server = KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(),
+                    KvOptions.DEFAULTS.withMaxStoredBytes(64));
+            KvWorker worker = KvWorker.connect(e.client, List.of(server.localAddress()), e.clientAddress);
+            RegisteredBuffer values = e.client.allocate(64);
+            waitFor(worker, worker.push(new long[] {1, 2}, values, new int[] {32, 24}), "56 bytes of 64");
+            KvException full = failureOf(worker, worker.push(new long[] {1, 3}, values, new int[] {32, 16}));
+            assertTrue(full.getMessage().contains("quota"), full.getMessage());
+            assertEquals(2, server.size(), "key 3 was not created, nor key 1 summed");
+            waitFor(worker, worker.push(new long[] {1, 2}, values, new int[] {32, 24}), "pushes to the keys it holds");
+            waitFor(worker, worker.push(new long[] {4}, values, new int[] {8}), "a new key that still fits");
+            assertEquals(3, server.size());
+            server.close();
+        }
+    }
 }

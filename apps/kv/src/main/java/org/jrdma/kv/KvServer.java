@@ -4,7 +4,6 @@ import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,44 +30,15 @@ import org.jrdma.RemoteBuffer;
  */
 public final class KvServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("org.jrdma.kv");
-    private static final byte[] ZEROS = new byte[64 * 1024];
-
-    /**
-     * A key's value. Pulls write it to workers straight from here; a push that arrives while such a
-     * write is in flight folds into a copy that replaces it (copy on write), and this one is freed
-     * when its last write completes. Used on the loop thread only.
-     */
-    private static final class Stored {
-        final RegisteredBuffer buffer;
-        final int length;
-        int readers;
-        boolean replaced;
-
-        Stored(RegisteredBuffer buffer, int length) {
-            this.buffer = buffer;
-            this.length = length;
-        }
-
-        ByteBuffer view() {
-            return buffer.buffer().limit(length).slice();
-        }
-
-        void readDone() {
-            if (--readers == 0 && replaced) {
-                buffer.close();
-            }
-        }
-    }
 
     /** A worker waiting in the barrier, with the timestamp its ACK carries. */
     private record Waiting(RdmaChannel channel, long timestamp) {
     }
 
     private final RdmaContext context;
-    private final MergeFunction merge;
     private final KvOptions options;
     private final RdmaServer server;
-    private final Map<Long, Stored> values = new HashMap<>(); // the loop thread's; size() reads under this
+    private final KvValues values;
     private final Set<RdmaChannel> channels = ConcurrentHashMap.newKeySet();
     private final Map<RdmaChannel, WorkerSlots> slots = new ConcurrentHashMap<>();
     private final List<Waiting> barrier = new ArrayList<>(); // the loop thread's
@@ -76,7 +46,7 @@ public final class KvServer implements AutoCloseable {
 
     private KvServer(RdmaContext context, InetSocketAddress address, MergeFunction merge, KvOptions options) {
         this.context = context;
-        this.merge = merge;
+        this.values = new KvValues(context, merge, options);
         this.options = options;
         this.server = context.listen(address, handler());
     }
@@ -109,9 +79,7 @@ public final class KvServer implements AutoCloseable {
      * @return how many keys have a value
      */
     public int size() {
-        synchronized (values) {
-            return values.size();
-        }
+        return values.size();
     }
 
     /** Stops serving: closes the listener and every worker's channel (their requests fail); frees the values. */
@@ -119,10 +87,7 @@ public final class KvServer implements AutoCloseable {
     public void close() {
         server.close();
         channels.forEach(RdmaChannel::close);
-        synchronized (values) {
-            values.values().forEach(s -> s.buffer.close());
-            values.clear();
-        }
+        values.close();
     }
 
     private ChannelHandler handler() {
@@ -139,6 +104,8 @@ public final class KvServer implements AutoCloseable {
                     byte type = in.remaining() > 0 ? in.get(0) : 0;
                     if (type == KvWire.PUSH) {
                         push(channel, in);
+                    } else if (type == KvWire.PUSHPULL) {
+                        pushPull(channel, in);
                     } else if (type == KvWire.PULL) {
                         pull(channel, in);
                     } else if (type == KvWire.BARRIER) {
@@ -171,119 +138,102 @@ public final class KvServer implements AutoCloseable {
         };
     }
 
-    private void push(RdmaChannel channel, ByteBuffer in) {
-        int count = KvWire.count(in, KvWire.PUSH_ENTRY, options.maxKeysPerRequest());
-        long timestamp = in.getLong(8);
-        long total = KvWire.HEADER + (long) count * KvWire.PUSH_ENTRY;
+    /** A PUSH or PUSHPULL, checked field by field: its keys, lengths and values (views of the message). */
+    private record Pushed(long timestamp, long[] keys, int[] lengths, ByteBuffer[] values) {
+    }
+
+    /**
+     * Reads a PUSH ({@code entry} 16 bytes) or PUSHPULL (32: the destination follows) message; a field
+     * out of bounds is a protocol violation.
+     */
+    private Pushed parse(ByteBuffer in, int entry) {
+        int count = KvWire.count(in, entry, options.maxKeysPerRequest());
+        long total = KvWire.HEADER + (long) count * entry;
+        long[] keys = new long[count];
+        int[] lengths = new int[count];
         for (int i = 0; i < count; i++) {
-            int at = KvWire.HEADER + i * KvWire.PUSH_ENTRY;
-            int length = in.getInt(at + 8);
-            if (length < 0 || length > options.maxValueBytes() || in.getInt(at + 12) != 0) {
-                throw new ProtocolException("a pushed value of " + length + " bytes (at most " + options.maxValueBytes() + ")");
+            int at = KvWire.HEADER + i * entry;
+            keys[i] = in.getLong(at);
+            lengths[i] = in.getInt(at + 8);
+            if (lengths[i] < 0 || lengths[i] > options.maxValueBytes() || in.getInt(at + 12) != 0) {
+                throw new ProtocolException("a pushed value of " + lengths[i] + " bytes (at most " + options.maxValueBytes() + ")");
             }
-            total += length;
+            total += lengths[i];
         }
         if (total != in.remaining()) {
             throw new ProtocolException("a push whose values add up to " + total + " bytes in a message of " + in.remaining());
         }
-        int status = KvWire.OK;
+        ByteBuffer[] pushed = new ByteBuffer[count];
+        int valueAt = KvWire.HEADER + count * entry;
+        for (int i = 0; i < count; i++) {
+            pushed[i] = in.duplicate().limit(valueAt + lengths[i]).position(valueAt).slice();
+            valueAt += lengths[i];
+        }
+        return new Pushed(in.getLong(8), keys, lengths, pushed);
+    }
+
+    /** Folds a push in, all or nothing: every key and length checked first. Returns the answer's status. */
+    private int apply(Pushed push) {
         Set<Long> seen = new HashSet<>();
-        for (int i = 0; i < count && status == KvWire.OK; i++) { // all or nothing: check every key and length first
-            long key = in.getLong(KvWire.HEADER + i * KvWire.PUSH_ENTRY);
-            Stored s = values.get(key);
-            if (!seen.add(key)) {
-                status = KvWire.DUPLICATE_KEY;
-            } else if (s != null && s.length != in.getInt(KvWire.HEADER + i * KvWire.PUSH_ENTRY + 8)) {
-                status = KvWire.WRONG_LENGTH;
+        for (int i = 0; i < push.keys.length; i++) {
+            KvValues.Stored s = values.get(push.keys[i]);
+            if (!seen.add(push.keys[i])) {
+                return KvWire.DUPLICATE_KEY;
+            } else if (s != null && s.length != push.lengths[i]) {
+                return KvWire.WRONG_LENGTH;
             }
         }
-        if (status == KvWire.OK) {
-            ByteBuffer[] pushed = new ByteBuffer[count];
-            long[] keys = new long[count];
-            int valueAt = KvWire.HEADER + count * KvWire.PUSH_ENTRY;
-            for (int i = 0; i < count; i++) {
-                keys[i] = in.getLong(KvWire.HEADER + i * KvWire.PUSH_ENTRY);
-                int length = in.getInt(KvWire.HEADER + i * KvWire.PUSH_ENTRY + 8);
-                pushed[i] = in.duplicate().limit(valueAt + length).position(valueAt).slice();
-                valueAt += length;
-            }
-            status = mergeAll(keys, pushed);
-        }
+        return values.mergeAll(push.keys, push.values);
+    }
+
+    private void push(RdmaChannel channel, ByteBuffer in) {
+        Pushed push = parse(in, KvWire.PUSH_ENTRY);
+        int status = apply(push);
         if (status == KvWire.OK) { // keys pushed from here on may go straight into a slot of their own
             WorkerSlots mine = slots.computeIfAbsent(channel, c -> new WorkerSlots());
-            for (int i = 0; i < count; i++) {
-                mine.offer(context, channel, in.getLong(KvWire.HEADER + i * KvWire.PUSH_ENTRY),
-                        in.getInt(KvWire.HEADER + i * KvWire.PUSH_ENTRY + 8), options);
+            for (int i = 0; i < push.keys.length; i++) {
+                mine.offer(context, channel, push.keys[i], push.lengths[i], options);
             }
         }
-        reply(channel, KvWire.ACK, status, 0, timestamp, null);
+        reply(channel, KvWire.ACK, status, 0, push.timestamp, null);
     }
 
     /**
-     * Folds pushed values into the keys' (zeros for a new key), all or none: a merge that throws leaves
-     * every key of the push as it was, and a new key is not created. A merge that can refuse a value
-     * only by its length, before it writes ({@link CheckedMerge}: the built-in ones), is checked for every
-     * key first and then runs in place; any other runs on copies that replace the values once every
-     * key merged. Returns the answer's status.
+     * ps-lite's PushPull: the push folded in as a PUSH is, then each key's merged value written into the
+     * worker's destination, and PULLED — one round trip. A destination smaller than its value refuses
+     * the whole request before anything is applied.
      */
-    private int mergeAll(long[] keys, ByteBuffer[] pushed) {
-        try {
-            if (merge instanceof CheckedMerge checked) {
-                for (int i = 0; i < keys.length; i++) {
-                    checked.check(keys[i], pushed[i].remaining());
-                }
-            }
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "the merge function refused a push of " + keys.length + " key(s); none was applied", e);
-            return KvWire.MERGE_FAILED;
-        }
-        boolean inPlace = merge instanceof CheckedMerge;
-        Stored[] staged = new Stored[keys.length];
-        try {
-            for (int i = 0; i < keys.length; i++) {
-                Stored s = values.get(keys[i]);
-                staged[i] = s != null && inPlace && s.readers == 0 ? s : copyOf(s, pushed[i].remaining());
-                merge.merge(keys[i], staged[i].view(), pushed[i]);
-            }
-        } catch (RuntimeException e) {
-            for (int i = 0; i < keys.length; i++) {
-                if (staged[i] != null && staged[i] != values.get(keys[i])) {
-                    staged[i].buffer.close();
-                }
-            }
-            LOG.log(Level.WARNING, "the merge function refused a push of " + keys.length + " key(s); none was applied", e);
-            return KvWire.MERGE_FAILED;
-        }
-        for (int i = 0; i < keys.length; i++) {
-            Stored old = values.get(keys[i]);
-            if (staged[i] == old) {
-                continue;
-            }
-            synchronized (values) {
-                values.put(keys[i], staged[i]);
-            }
-            if (old != null) {
-                old.replaced = true;
-                if (old.readers == 0) {
-                    old.buffer.close();
-                } // else a pull still writes from it: freed when the last such write completes
+    private void pushPull(RdmaChannel channel, ByteBuffer in) {
+        Pushed push = parse(in, KvWire.PUSHPULL_ENTRY);
+        int count = push.keys.length;
+        RemoteBuffer[] destinations = new RemoteBuffer[count];
+        int status = KvWire.OK;
+        for (int i = 0; i < count; i++) {
+            int at = KvWire.HEADER + i * KvWire.PUSHPULL_ENTRY;
+            destinations[i] = KvWire.destination(in.getLong(at + 16), push.lengths[i], in.getInt(at + 24));
+            if (Integer.toUnsignedLong(in.getInt(at + 28)) < push.lengths[i]) {
+                status = KvWire.TOO_SMALL;
             }
         }
-        return KvWire.OK;
+        if (status == KvWire.OK) {
+            status = apply(push);
+        }
+        if (status == KvWire.OK) {
+            for (int i = 0; i < count; i++) {
+                writeValue(channel, push.keys[i], destinations[i]);
+            }
+        }
+        reply(channel, KvWire.PULLED, status, count, push.timestamp, status == KvWire.OK ? push.lengths : null);
     }
 
-    /** A new value holding {@code from}'s bytes, or zeros for a new key (pool memory: filled here). */
-    private Stored copyOf(Stored from, int length) {
-        Stored fresh = new Stored(context.allocate(Math.max(length, 1)), length);
-        ByteBuffer into = fresh.view();
-        if (from != null) {
-            into.put(from.view());
-        } else {
-            while (into.hasRemaining()) {
-                into.put(ZEROS, 0, Math.min(ZEROS.length, into.remaining()));
-            }
+    /** Writes the key's value straight from it: a push that comes before the write completes folds into a copy. */
+    private void writeValue(RdmaChannel channel, long key, RemoteBuffer destination) {
+        if (destination.length() == 0) {
+            return;
         }
-        return fresh;
+        KvValues.Stored s = values.get(key);
+        s.readers++;
+        channel.write(s.buffer, 0, destination, 0, (int) destination.length()).whenComplete((v, t) -> s.readDone());
     }
 
     /** The worker wrote a value into one of its slots (immediate = slot id): fold it in, answer SLOT_ACK. */
@@ -293,7 +243,7 @@ public final class KvServer implements AutoCloseable {
             throw new ProtocolException("a write with immediate " + slot + " from a worker that has no slots");
         }
         long key = mine.key(slot);
-        int status = mergeAll(new long[] {key}, new ByteBuffer[] {mine.written(slot)});
+        int status = values.mergeAll(new long[] {key}, new ByteBuffer[] {mine.written(slot)});
         reply(channel, KvWire.SLOT_ACK, status, 0, Integer.toUnsignedLong(slot), null);
     }
 
@@ -343,7 +293,7 @@ public final class KvServer implements AutoCloseable {
         int[] lengths = new int[count];
         for (int i = 0; i < count && status == KvWire.OK; i++) {
             int at = KvWire.HEADER + i * KvWire.PULL_ENTRY;
-            Stored s = values.get(in.getLong(at));
+            KvValues.Stored s = values.get(in.getLong(at));
             long capacity = Integer.toUnsignedLong(in.getInt(at + 20));
             status = s == null ? KvWire.UNKNOWN_KEY : s.length > capacity ? KvWire.TOO_SMALL : KvWire.OK;
             lengths[i] = s == null ? 0 : s.length;
@@ -351,14 +301,7 @@ public final class KvServer implements AutoCloseable {
         if (status == KvWire.OK) {
             for (int i = 0; i < count; i++) {
                 int at = KvWire.HEADER + i * KvWire.PULL_ENTRY;
-                if (lengths[i] == 0) {
-                    continue;
-                }
-                // Straight from the value: a push that comes before the write completes folds into a copy.
-                Stored s = values.get(in.getLong(at));
-                s.readers++;
-                RemoteBuffer destination = new RemoteBuffer(in.getLong(at + 8), lengths[i], in.getInt(at + 16));
-                channel.write(s.buffer, 0, destination, 0, lengths[i]).whenComplete((v, t) -> s.readDone());
+                writeValue(channel, in.getLong(at), KvWire.destination(in.getLong(at + 8), lengths[i], in.getInt(at + 16)));
             }
         }
         reply(channel, KvWire.PULLED, status, count, timestamp, status == KvWire.OK ? lengths : null);

@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.jrdma.ProtocolException;
 import org.jrdma.RdmaChannel;
+import org.jrdma.RegisteredBuffer;
+import org.jrdma.RemoteBuffer;
 
 /**
  * The push/pull messages (docs/kv.md), little-endian, checked field by field before use: a
@@ -17,10 +19,12 @@ final class KvWire {
     static final byte SLOT = 5;
     static final byte SLOT_ACK = 6;
     static final byte BARRIER = 7;
+    static final byte PUSHPULL = 8;
 
     static final int HEADER = 16;      // type, status, 2 reserved, u32 count, u64 timestamp
     static final int PUSH_ENTRY = 16;  // u64 key, u32 length, u32 reserved
     static final int PULL_ENTRY = 24;  // u64 key, u64 address, u32 rkey, u32 capacity
+    static final int PUSHPULL_ENTRY = 32;  // u64 key, u32 length, u32 reserved, u64 address, u32 rkey, u32 capacity
     static final int SLOT_SIZE = 32;   // header, u64 key, u32 slot id, u32 length
     static final int MAX_BARRIER = 65536;
 
@@ -33,6 +37,7 @@ final class KvWire {
     static final int BARRIER_MISMATCH = 5;
     static final int BARRIER_BROKEN = 6;
     static final int DUPLICATE_KEY = 7;
+    static final int OVER_QUOTA = 8;
 
     private KvWire() {
     }
@@ -74,6 +79,43 @@ final class KvWire {
         return count;
     }
 
+    /** A PULL of the keys {@code mine} (indexes into keys), each into its slot of {@code destination}. */
+    static void encodePull(ByteBuffer out, long timestamp, long[] keys, int[] lengths, int[] mine,
+                           RegisteredBuffer destination, int[] offsets) {
+        header(out, PULL, 0, mine.length, timestamp);
+        for (int j = 0; j < mine.length; j++) {
+            int i = mine[j];
+            int at = HEADER + j * PULL_ENTRY;
+            out.putLong(at, keys[i]).putLong(at + 8, destination.address() + offsets[i]).putInt(at + 16, destination.rkey())
+                    .putInt(at + 20, lengths[i]);
+        }
+    }
+
+    /** A PUSHPULL of the keys {@code mine}: entries with their destinations, then the values back to back. */
+    static void encodePushPull(ByteBuffer out, long timestamp, long[] keys, int[] lengths, int[] mine, ByteBuffer values,
+                               int[] offsets, RegisteredBuffer destination) {
+        header(out, PUSHPULL, 0, mine.length, timestamp);
+        int valueAt = HEADER + mine.length * PUSHPULL_ENTRY;
+        for (int j = 0; j < mine.length; j++) {
+            int i = mine[j];
+            int at = HEADER + j * PUSHPULL_ENTRY;
+            out.putLong(at, keys[i]).putInt(at + 8, lengths[i]).putInt(at + 12, 0)
+                    .putLong(at + 16, destination.address() + offsets[i]).putInt(at + 24, destination.rkey())
+                    .putInt(at + 28, lengths[i]);
+            out.put(valueAt, values, offsets[i], lengths[i]);
+            valueAt += lengths[i];
+        }
+    }
+
+    /** A worker's destination as its message names it; one that wraps around the address space is a violation. */
+    static RemoteBuffer destination(long address, int length, int rkey) {
+        if (address + length < address && address + length != 0) {
+            throw new ProtocolException("a destination of " + length + " bytes at " + Long.toUnsignedString(address)
+                    + " wraps around the address space");
+        }
+        return new RemoteBuffer(address, length, rkey);
+    }
+
     static String status(int status) {
         switch (status) {
             case UNKNOWN_KEY: return "a key was never pushed";
@@ -83,6 +125,7 @@ final class KvWire {
             case BARRIER_MISMATCH: return "the workers in the barrier disagree on its size";
             case BARRIER_BROKEN: return "a worker in the barrier went away";
             case DUPLICATE_KEY: return "a key appears twice in one push";
+            case OVER_QUOTA: return "the server's memory quota is full (KvOptions.maxStoredBytes): it takes no new keys";
             default: return "status " + status;
         }
     }

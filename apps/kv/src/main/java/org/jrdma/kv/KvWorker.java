@@ -93,13 +93,7 @@ public final class KvWorker implements AutoCloseable {
      */
     public long push(long[] keys, RegisteredBuffer values, int[] lengths) {
         int[] offsets = offsets(keys, lengths, values);
-        long[] sorted = keys.clone();
-        Arrays.sort(sorted);
-        for (int i = 1; i < sorted.length; i++) {
-            if (sorted[i] == sorted[i - 1]) { // it would be merged twice: almost surely a mistake
-                throw new IllegalArgumentException("key " + sorted[i] + " appears twice in one push");
-            }
-        }
+        requireDistinct(keys);
         int[][] byServer = partition(keys);
         long timestamp = nextTimestamp.getAndIncrement();
         // Plan first (the request must know how many answers to wait for): slots where free, else the message.
@@ -214,10 +208,7 @@ public final class KvWorker implements AutoCloseable {
      * @return the request's timestamp, for {@link #waitFor} or {@link #request}
      */
     public long pull(long[] keys, RegisteredBuffer destination, int[] lengths) {
-        if (!destination.access().contains(Access.REMOTE_WRITE)) {
-            throw new IllegalArgumentException("pull destinations are written by the servers: register or allocate them"
-                    + " with Access.REMOTE_WRITE");
-        }
+        requireRemoteWrite(destination);
         int[] offsets = offsets(keys, lengths, destination);
         int[][] byServer = partition(keys);
         long timestamp = nextTimestamp.getAndIncrement();
@@ -243,15 +234,55 @@ public final class KvWorker implements AutoCloseable {
                           long timestamp, KvRequest request) {
         int size = KvWire.HEADER + mine.length * KvWire.PULL_ENTRY;
         RegisteredBuffer out = context.allocate(size);
-        ByteBuffer b = KvWire.le(out.buffer());
-        KvWire.header(b, KvWire.PULL, 0, mine.length, timestamp);
-        for (int j = 0; j < mine.length; j++) {
-            int i = mine[j];
-            int at = KvWire.HEADER + j * KvWire.PULL_ENTRY;
-            b.putLong(at, keys[i]).putLong(at + 8, destination.address() + offsets[i]).putInt(at + 16, destination.rkey())
-                    .putInt(at + 20, lengths[i]);
-        }
+        KvWire.encodePull(out.buffer(), timestamp, keys, lengths, mine, destination, offsets);
         send(server, out, size, request);
+    }
+
+    /**
+     * ps-lite's PushPull, one round trip per server: pushes {@code lengths[i]} bytes per key, packed from
+     * offset 0 of {@code values} (as {@link #push}: applied whole or not at all at each server), and has
+     * each server write the key's merged value into {@code destination} at the same offset. The
+     * request is done once the merged values are there. Pushed in messages only (no write slots); leave
+     * {@code values} unchanged until done.
+     *
+     * @param keys        the keys, any order, each once
+     * @param values      the values, back to back from offset 0
+     * @param lengths     each value's length in bytes
+     * @param destination where the merged values go, at the values' offsets (registered with REMOTE_WRITE)
+     * @return the request's timestamp, for {@link #waitFor} or {@link #request}
+     * @throws IllegalArgumentException when a key appears twice, or the lengths do not fit the buffers
+     */
+    public long pushPull(long[] keys, RegisteredBuffer values, int[] lengths, RegisteredBuffer destination) {
+        requireRemoteWrite(destination);
+        int[] offsets = offsets(keys, lengths, values);
+        offsets(keys, lengths, destination);
+        requireDistinct(keys);
+        int[][] byServer = partition(keys);
+        long timestamp = nextTimestamp.getAndIncrement();
+        int[] parts = new int[byServer.length];
+        Arrays.setAll(parts, s -> byServer[s].length > 0 ? 1 : 0);
+        KvRequest request = new KvRequest(timestamp, requests::remove, parts, lengths, byServer);
+        requests.put(timestamp, request);
+        for (int s = 0; s < byServer.length; s++) {
+            if (byServer[s].length == 0) {
+                continue;
+            }
+            try {
+                long size = KvWire.HEADER + (long) byServer[s].length * KvWire.PUSHPULL_ENTRY;
+                for (int i : byServer[s]) {
+                    size += lengths[i];
+                }
+                RegisteredBuffer out = context.allocate(Math.toIntExact(size));
+                KvWire.encodePushPull(out.buffer(), timestamp, keys, lengths, byServer[s], values.buffer(), offsets, destination);
+                int server = s;
+                messagePushes[s].incrementAndGet(); // a slot write must not overtake it (see push)
+                request.done.whenComplete((v, t) -> messagePushes[server].decrementAndGet());
+                send(s, out, (int) size, request);
+            } catch (RuntimeException e) { // e.g. the channel closed: the request fails, it does not hang
+                request.serverGone(s, new KvException("sending to server " + s + " failed: " + e.getMessage(), e));
+            }
+        }
+        return timestamp;
     }
 
     /**
@@ -343,6 +374,23 @@ public final class KvWorker implements AutoCloseable {
             throw new IllegalArgumentException("the values take " + at + " bytes; the buffer has " + buffer.length());
         }
         return offsets;
+    }
+
+    private static void requireDistinct(long[] keys) {
+        long[] sorted = keys.clone();
+        Arrays.sort(sorted);
+        for (int i = 1; i < sorted.length; i++) {
+            if (sorted[i] == sorted[i - 1]) { // it would be merged twice: almost surely a mistake
+                throw new IllegalArgumentException("key " + sorted[i] + " appears twice in one push");
+            }
+        }
+    }
+
+    private static void requireRemoteWrite(RegisteredBuffer destination) {
+        if (!destination.access().contains(Access.REMOTE_WRITE)) {
+            throw new IllegalArgumentException("pull destinations are written by the servers: register or allocate them"
+                    + " with Access.REMOTE_WRITE");
+        }
     }
 
     private int[][] partition(long[] keys) {
