@@ -290,4 +290,23 @@ abstract class KvRequestContract {
             server.close();
         }
     }
+
+    @Test
+    void theWorkersKeySlicerSaysWhichServerOwnsAKey() throws Exception {
+        try (Endpoints e = new Endpoints(fabric())) {
+            KvServer even = KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), KvOptions.DEFAULTS);
+            KvServer odd = KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), KvOptions.DEFAULTS);
+            List<java.net.InetSocketAddress> both = List.of(even.localAddress(), odd.localAddress());
+            KvWorker worker = KvWorker.connect(e.client, both, e.clientAddress, (key, servers) -> (int) (key & 1));
+            RegisteredBuffer values = e.client.allocate(64);
+            waitFor(worker, worker.push(new long[] {2, 3, 4}, values, new int[] {4, 4, 4}), "the push");
+            assertEquals(2, even.size(), "keys 2 and 4 (ps-lite's ranges would put all three on server 0)");
+            assertEquals(1, odd.size(), "key 3");
+            KvWorker wrong = KvWorker.connect(e.client, both, e.clientAddress, (key, servers) -> servers);
+            assertThrows(IllegalStateException.class, () -> wrong.push(new long[] {1}, values, new int[] {4}));
+            assertEquals(0, wrong.keptRequests(), "nothing was sent");
+            even.close();
+            odd.close();
+        }
+    }
 }

@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jrdma.Access;
 import org.jrdma.ChannelHandler;
 import org.jrdma.ProtocolException;
 import org.jrdma.RdmaChannel;
@@ -38,8 +37,11 @@ public final class KvWorker implements AutoCloseable {
     private final List<PushSlots> pushSlots = new ArrayList<>();
     private final AtomicInteger[] messagePushes; // per server: PUSH messages not yet answered
 
-    private KvWorker(RdmaContext context, int servers) {
+    private final KeySlicer slicer;
+
+    private KvWorker(RdmaContext context, int servers, KeySlicer slicer) {
         this.context = context;
+        this.slicer = slicer;
         this.messagePushes = new AtomicInteger[servers];
         Arrays.setAll(messagePushes, s -> new AtomicInteger());
     }
@@ -57,7 +59,25 @@ public final class KvWorker implements AutoCloseable {
      */
     public static KvWorker connect(RdmaContext context, List<InetSocketAddress> servers, InetAddress local)
             throws InterruptedException, ExecutionException, TimeoutException {
-        KvWorker worker = new KvWorker(context, servers.size());
+        return connect(context, servers, local, KeySlicer.evenRanges());
+    }
+
+    /**
+     * Connects to every server from {@code local}; {@code slicer} says which one owns a key (every
+     * worker of the job must use the same one).
+     *
+     * @param context the context the worker's channels and requests use
+     * @param servers the servers' addresses, in the order the slicer numbers them
+     * @param local   the address to connect from (null: the route's choice)
+     * @param slicer  which server owns a key
+     * @return the connected worker
+     * @throws InterruptedException when interrupted while connecting
+     * @throws ExecutionException   when a connection failed (its cause says why)
+     * @throws TimeoutException     when a server did not answer within 30 s
+     */
+    public static KvWorker connect(RdmaContext context, List<InetSocketAddress> servers, InetAddress local,
+                                   KeySlicer slicer) throws InterruptedException, ExecutionException, TimeoutException {
+        KvWorker worker = new KvWorker(context, servers.size(), java.util.Objects.requireNonNull(slicer, "slicer"));
         for (InetSocketAddress server : servers) {
             int index = worker.servers.size();
             worker.pushSlots.add(new PushSlots());
@@ -68,14 +88,14 @@ public final class KvWorker implements AutoCloseable {
         return worker;
     }
 
-    /** The server (index) that owns key: ps-lite's even split of the unsigned 64-bit key space. */
+    /** The server (index) that owns key, as the slicer says. */
     int serverOf(long key) {
-        int n = servers.size();
-        if (n == 1) {
-            return 0;
+        int server = slicer.serverOf(key, servers.size());
+        if (server < 0 || server >= servers.size()) {
+            throw new IllegalStateException("the key slicer put key " + key + " on server " + server + " of "
+                    + servers.size());
         }
-        long width = Long.divideUnsigned(-1L, n) + 1;
-        return (int) Math.min(n - 1, Long.divideUnsigned(key, width));
+        return server;
     }
 
     /**
@@ -92,8 +112,8 @@ public final class KvWorker implements AutoCloseable {
      * @throws IllegalArgumentException when a key appears twice, or the lengths do not fit the buffer
      */
     public long push(long[] keys, RegisteredBuffer values, int[] lengths) {
-        int[] offsets = offsets(keys, lengths, values);
-        requireDistinct(keys);
+        int[] offsets = KvArguments.offsets(keys, lengths, values);
+        KvArguments.requireDistinct(keys);
         int[][] byServer = partition(keys);
         long timestamp = nextTimestamp.getAndIncrement();
         // Plan first (the request must know how many answers to wait for): slots where free, else the message.
@@ -208,8 +228,8 @@ public final class KvWorker implements AutoCloseable {
      * @return the request's timestamp, for {@link #waitFor} or {@link #request}
      */
     public long pull(long[] keys, RegisteredBuffer destination, int[] lengths) {
-        requireRemoteWrite(destination);
-        int[] offsets = offsets(keys, lengths, destination);
+        KvArguments.requireRemoteWrite(destination);
+        int[] offsets = KvArguments.offsets(keys, lengths, destination);
         int[][] byServer = partition(keys);
         long timestamp = nextTimestamp.getAndIncrement();
         int[] parts = new int[byServer.length];
@@ -253,10 +273,10 @@ public final class KvWorker implements AutoCloseable {
      * @throws IllegalArgumentException when a key appears twice, or the lengths do not fit the buffers
      */
     public long pushPull(long[] keys, RegisteredBuffer values, int[] lengths, RegisteredBuffer destination) {
-        requireRemoteWrite(destination);
-        int[] offsets = offsets(keys, lengths, values);
-        offsets(keys, lengths, destination);
-        requireDistinct(keys);
+        KvArguments.requireRemoteWrite(destination);
+        int[] offsets = KvArguments.offsets(keys, lengths, values);
+        KvArguments.offsets(keys, lengths, destination);
+        KvArguments.requireDistinct(keys);
         int[][] byServer = partition(keys);
         long timestamp = nextTimestamp.getAndIncrement();
         int[] parts = new int[byServer.length];
@@ -355,42 +375,6 @@ public final class KvWorker implements AutoCloseable {
     @Override
     public void close() {
         servers.forEach(RdmaChannel::close);
-    }
-
-    private static int[] offsets(long[] keys, int[] lengths, RegisteredBuffer buffer) {
-        if (keys.length != lengths.length || keys.length == 0) {
-            throw new IllegalArgumentException(keys.length + " keys and " + lengths.length + " lengths");
-        }
-        int[] offsets = new int[keys.length];
-        long at = 0;
-        for (int i = 0; i < keys.length; i++) {
-            if (lengths[i] < 0) {
-                throw new IllegalArgumentException("length " + lengths[i] + " of key " + keys[i]);
-            }
-            offsets[i] = (int) Math.min(at, Integer.MAX_VALUE);
-            at += lengths[i];
-        }
-        if (at > buffer.length()) {
-            throw new IllegalArgumentException("the values take " + at + " bytes; the buffer has " + buffer.length());
-        }
-        return offsets;
-    }
-
-    private static void requireDistinct(long[] keys) {
-        long[] sorted = keys.clone();
-        Arrays.sort(sorted);
-        for (int i = 1; i < sorted.length; i++) {
-            if (sorted[i] == sorted[i - 1]) { // it would be merged twice: almost surely a mistake
-                throw new IllegalArgumentException("key " + sorted[i] + " appears twice in one push");
-            }
-        }
-    }
-
-    private static void requireRemoteWrite(RegisteredBuffer destination) {
-        if (!destination.access().contains(Access.REMOTE_WRITE)) {
-            throw new IllegalArgumentException("pull destinations are written by the servers: register or allocate them"
-                    + " with Access.REMOTE_WRITE");
-        }
     }
 
     private int[][] partition(long[] keys) {
