@@ -200,6 +200,23 @@ abstract class KeyedTransferContract {
     }
 
     @Test
+    void aValueTheProducerCouldNotMakeFailsItsFetchesWithTheProducersReason() throws Exception {
+        try (Setup s = new Setup(fabric(), KeyedOptions.DEFAULTS)) {
+            KeyedChannel consumer = s.consumer(null);
+            TransferKey key = new TransferKey("grad/layer3", 5);
+            CompletableFuture<Fetched> waiting = consumer.fetch(key, s.e.client.allocate(64));
+            awaitWaiting(s.store, 1);
+            s.store.publishError(key, "NaN in layer 3 (step 5)");
+            Throwable failed = failure(waiting);
+            assertInstanceOf(org.jrdma.keyed.FetchFailedException.class, failed);
+            assertEquals("NaN in layer 3 (step 5)", ((org.jrdma.keyed.FetchFailedException) failed).producerReason());
+            assertInstanceOf(org.jrdma.keyed.FetchFailedException.class, failure(consumer.fetch(key, s.e.client.allocate(64))),
+                    "a later fetch of the key too");
+            assertTrue(consumer.channel().isOpen(), "an error leaves the channel open");
+        }
+    }
+
+    @Test
     void manyFetchesInFlightBothWaysOfEverySize() throws Exception {
         try (Setup s = new Setup(fabric(), KeyedOptions.DEFAULTS)) {
             KeyedStore clientStore = new KeyedStore();

@@ -330,6 +330,10 @@ public final class KeyedChannel implements AutoCloseable {
     /** Answers a fetch: the bytes written into its destination, then DONE; or why not. Any thread. */
     void serve(KeyedWire.Fetch fetch, KeyedStore.Value value) {
         long id = fetch.id();
+        if (value.error() != null) {
+            send(KeyedWire.REPLY_HEADER + value.error().length, out -> KeyedWire.encodeError(out, id, value.error()));
+            return;
+        }
         if (!value.dead() && value.length() > fetch.destination().length()) {
             send(KeyedWire.REPLY_HEADER, out -> KeyedWire.encodeShort(out, KeyedWire.TOO_SMALL, id, value.length()));
             return;
@@ -388,6 +392,12 @@ public final class KeyedChannel implements AutoCloseable {
                 }
                 p.future.completeExceptionally(new DestinationTooSmallException("the value of " + p.key + " has "
                         + reply.length() + " bytes; the destination " + p.length, reply.length()));
+                return;
+            case KeyedWire.ERROR:
+                // Text from the peer, decoded leniently (a malformed sequence becomes U+FFFD).
+                p.future.completeExceptionally(new FetchFailedException("the producer could not make the value of "
+                        + p.key + ": " + new String(reply.metadata(), java.nio.charset.StandardCharsets.UTF_8),
+                        new String(reply.metadata(), java.nio.charset.StandardCharsets.UTF_8)));
                 return;
             default:
                 if (p.cancelledByCaller) {

@@ -17,8 +17,8 @@ import org.jrdma.RegisteredBuffer;
  * the value is published. Thread-safe.
  */
 public final class KeyedStore {
-    /** A published value. */
-    record Value(RegisteredBuffer buffer, int offset, int length, byte[] metadata, boolean dead) {
+    /** A published value; {@code error} non-null: the producer could not make it (the text fetchers get). */
+    record Value(RegisteredBuffer buffer, int offset, int length, byte[] metadata, boolean dead, byte[] error) {
     }
 
     private record Waiting(KeyedChannel channel, KeyedWire.Fetch fetch) {
@@ -44,7 +44,7 @@ public final class KeyedStore {
             throw new IllegalArgumentException("range [" + offset + ", " + offset + "+" + length + ") outside the buffer of "
                     + value.length() + " bytes");
         }
-        put(key, new Value(value, offset, length, checked(metadata), false));
+        put(key, new Value(value, offset, length, checked(metadata), false, null));
     }
 
     /**
@@ -65,7 +65,23 @@ public final class KeyedStore {
      * @param metadata small application bytes fetchers receive
      */
     public void publishDead(TransferKey key, byte[] metadata) {
-        put(key, new Value(null, 0, 0, checked(metadata), true));
+        put(key, new Value(null, 0, 0, checked(metadata), true, null));
+    }
+
+    /**
+     * Publishes that the value of {@code key} could not be made (TensorFlow's error status): its
+     * fetches, waiting and later ones, fail with {@link FetchFailedException} carrying {@code reason}.
+     *
+     * @param key    name and step
+     * @param reason why, for the consumer (at most 1024 bytes as UTF-8)
+     */
+    public void publishError(TransferKey key, String reason) {
+        byte[] text = Objects.requireNonNull(reason, "reason").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (text.length > KeyedWire.MAX_METADATA) {
+            throw new IllegalArgumentException("an error text of " + text.length + " bytes (at most "
+                    + KeyedWire.MAX_METADATA + " as UTF-8)");
+        }
+        put(key, new Value(null, 0, 0, new byte[0], false, text));
     }
 
     /**

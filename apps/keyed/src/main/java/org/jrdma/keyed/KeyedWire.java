@@ -19,6 +19,7 @@ final class KeyedWire {
     static final byte TOO_SMALL = 3;
     static final byte CANCELLED = 4;
     static final byte CANCEL = 5;
+    static final byte ERROR = 6;
 
     static final int FETCH_HEADER = 40;
     static final int REPLY_HEADER = 16;
@@ -36,7 +37,10 @@ final class KeyedWire {
     record Fetch(long id, TransferKey key, RemoteBuffer destination) {
     }
 
-    /** An answer to request {@code id}: DONE (length, metadata, dead), TOO_SMALL (length = needed) or CANCELLED. */
+    /**
+     * An answer to request {@code id}: DONE (length, metadata, dead), TOO_SMALL (length = needed), CANCELLED
+     * or ERROR (metadata = the producer's text).
+     */
     record Reply(byte type, long id, int length, int reason, byte[] metadata, boolean dead) {
     }
 
@@ -58,6 +62,13 @@ final class KeyedWire {
                 .putInt(4, length).putLong(8, id);
         out.put(REPLY_HEADER, metadata);
         return REPLY_HEADER + metadata.length;
+    }
+
+    /** The producer could not make the value: its text (UTF-8, at most MAX_METADATA bytes). */
+    static int encodeError(ByteBuffer out, long id, byte[] text) {
+        order(out).put(0, ERROR).put(1, (byte) 0).putShort(2, (short) text.length).putInt(4, 0).putLong(8, id);
+        out.put(REPLY_HEADER, text);
+        return REPLY_HEADER + text.length;
     }
 
     /** TOO_SMALL (needed bytes), CANCELLED (reason) or CANCEL (from the consumer). */
@@ -115,6 +126,15 @@ final class KeyedWire {
                 byte[] metadata = new byte[metadataLength];
                 in.get(REPLY_HEADER, metadata);
                 return new Reply(DONE, id, value, 0, metadata, (flags & FLAG_DEAD) != 0);
+            }
+            case ERROR: {
+                int textLength = Short.toUnsignedInt(in.getShort(2));
+                if (in.get(1) != 0 || value != 0 || textLength > MAX_METADATA || REPLY_HEADER + textLength != length) {
+                    throw new ProtocolException("a malformed ERROR (text " + textLength + " bytes, message " + length + " bytes)");
+                }
+                byte[] text = new byte[textLength];
+                in.get(REPLY_HEADER, text);
+                return new Reply(ERROR, id, 0, 0, text, false);
             }
             case TOO_SMALL:
             case CANCELLED:

@@ -98,4 +98,21 @@ class KeyedWireTest {
             }
         }
     }
+
+    @Test
+    void anErrorRoundTripsAndAMalformedOneIsRefused() {
+        ByteBuffer b = buffer();
+        byte[] text = "out of memory on the producer".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int n = KeyedWire.encodeError(b, 11, text);
+        KeyedWire.Reply r = KeyedWire.decodeReply(message(b, n));
+        assertEquals(KeyedWire.ERROR, r.type());
+        assertEquals(11, r.id());
+        assertArrayEquals(text, r.metadata());
+        b.putShort(2, (short) (text.length + 1)); // the text claims a byte more than the message has
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, n)));
+        b.putShort(2, (short) 2000); // above the 1024-byte bound
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, 16 + 2000)));
+        b.putShort(2, (short) text.length).put(1, (byte) 1); // a flag set
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, n)));
+    }
 }
