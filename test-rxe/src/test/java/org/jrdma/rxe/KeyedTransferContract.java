@@ -217,6 +217,43 @@ abstract class KeyedTransferContract {
     }
 
     @Test
+    void aFetchThatValidatesDataRefusesBytesThatDoNotMatchTheProducersChecksum() throws Exception {
+        try (Endpoints e = new Endpoints(fabric())) {
+            // A producer that answers every FETCH with a DONE of 4 bytes and a checksum they do not have.
+            InetSocketAddress address = e.address();
+            BlockingQueue<Boolean> asked = new LinkedBlockingQueue<>();
+            e.listen(address, (ch, m) -> {
+                ByteBuffer in = m.payload().order(ByteOrder.LITTLE_ENDIAN);
+                asked.add((in.get(1) & 1) != 0);
+                RegisteredBuffer out = e.server.allocate(32);
+                out.buffer().order(ByteOrder.LITTLE_ENDIAN).put(0, (byte) 2).put(1, (byte) 2).putShort(2, (short) 0)
+                        .putInt(4, 4).putLong(8, in.getLong(8)).putInt(16, 0x12345678);
+                ch.send(out, 0, 20).whenComplete((v, t) -> out.close());
+            });
+            KeyedChannel consumer = KeyedChannel.attach(e.client, e.connect(address, (ch, m) -> { }), null,
+                    KeyedOptions.DEFAULTS.withDataValidation(true));
+            RegisteredBuffer destination = e.client.allocate(64);
+            for (int i = 0; i < 4; i++) {
+                destination.buffer().put(i, (byte) 0x5a); // whose CRC-32C is not the producer's 0x12345678
+            }
+            Throwable refused = failure(consumer.fetch(new TransferKey("x", 1), destination));
+            assertInstanceOf(org.jrdma.keyed.DataValidationException.class, refused);
+            assertEquals(Boolean.TRUE, asked.poll(30, TimeUnit.SECONDS), "the FETCH asked for the checksum");
+        }
+        // A real producer: values of every size pass the check.
+        try (Setup s = new Setup(fabric(), KeyedOptions.DEFAULTS.withDataValidation(true))) {
+            KeyedChannel consumer = s.consumer(null);
+            for (int size : new int[] {1, 4096, 1 << 20}) {
+                TransferKey key = new TransferKey("checked", size);
+                s.publish(key, size, size % 251);
+                RegisteredBuffer d = s.e.client.allocate(size);
+                assertEquals(size, consumer.fetch(key, d).get(60, TimeUnit.SECONDS).length());
+                assertPattern(d, 0, size, size % 251);
+            }
+        }
+    }
+
+    @Test
     void manyFetchesInFlightBothWaysOfEverySize() throws Exception {
         try (Setup s = new Setup(fabric(), KeyedOptions.DEFAULTS)) {
             KeyedStore clientStore = new KeyedStore();

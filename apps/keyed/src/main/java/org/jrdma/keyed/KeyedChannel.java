@@ -217,7 +217,8 @@ public final class KeyedChannel implements AutoCloseable {
             }
             pending.put(id, p);
         }
-        send(KeyedWire.FETCH_HEADER + TransferKey.MAX_NAME_BYTES, out -> KeyedWire.encodeFetch(out, id, key, token));
+        send(KeyedWire.FETCH_HEADER + TransferKey.MAX_NAME_BYTES,
+                out -> KeyedWire.encodeFetch(out, id, key, token, options.validateData()));
         afterTimeout(future, () -> deadline(id));
         return future;
     }
@@ -348,8 +349,10 @@ public final class KeyedChannel implements AutoCloseable {
             }
         }
         // After the WRITE on the same queue pair: the consumer sees DONE only once the bytes are there.
-        send(KeyedWire.REPLY_HEADER + value.metadata().length,
-                out -> KeyedWire.encodeDone(out, id, value.length(), value.metadata(), value.dead()));
+        long checksum = fetch.checksum() && !value.dead() ? KeyedWire.checksum(value.buffer().buffer(), value.offset(),
+                value.length()) : -1;
+        send(KeyedWire.REPLY_HEADER + value.metadata().length + 4,
+                out -> KeyedWire.encodeDone(out, id, value.length(), value.metadata(), value.dead(), checksum));
     }
 
     void cancelled(long id, int reason) {
@@ -377,6 +380,15 @@ public final class KeyedChannel implements AutoCloseable {
                 if (reply.length() > p.length) {
                     p.future.completeExceptionally(new ProtocolException("DONE of " + reply.length() + " bytes for a destination of " + p.length));
                     throw new ProtocolException("a DONE longer than its destination");
+                }
+                if (options.validateData() && !reply.dead()) {
+                    long landed = KeyedWire.checksum(p.destination.buffer(), p.offset, reply.length());
+                    if (reply.checksum() != landed) {
+                        p.future.completeExceptionally(new DataValidationException("the " + reply.length()
+                                + " bytes of " + p.key + " that landed have CRC-32C " + Long.toHexString(landed)
+                                + "; the producer's is " + (reply.checksum() < 0 ? "missing" : Long.toHexString(reply.checksum()))));
+                        return;
+                    }
                 }
                 p.future.complete(new Fetched(p.key, p.destination, p.offset, reply.length(), reply.metadata(), reply.dead()));
                 return;

@@ -26,7 +26,7 @@ class KeyedWireTest {
     void fetchRoundTrips() {
         ByteBuffer b = buffer();
         TransferKey key = new TransferKey("layer/ü", 42);
-        int n = KeyedWire.encodeFetch(b, 7, key, new RemoteBuffer(0x1000, 4096, 0xabc));
+        int n = KeyedWire.encodeFetch(b, 7, key, new RemoteBuffer(0x1000, 4096, 0xabc), false);
         KeyedWire.Fetch f = KeyedWire.decodeFetch(message(b, n));
         assertEquals(7, f.id());
         assertEquals(key, f.key());
@@ -36,7 +36,7 @@ class KeyedWireTest {
     @Test
     void repliesRoundTrip() {
         ByteBuffer b = buffer();
-        int n = KeyedWire.encodeDone(b, 9, 123, new byte[] {1, 2, 3}, true);
+        int n = KeyedWire.encodeDone(b, 9, 123, new byte[] {1, 2, 3}, true, -1);
         KeyedWire.Reply r = KeyedWire.decodeReply(message(b, n));
         assertEquals(KeyedWire.DONE, r.type());
         assertEquals(9, r.id());
@@ -52,25 +52,27 @@ class KeyedWireTest {
     @Test
     void malformedFetchesAreProtocolErrors() {
         ByteBuffer b = buffer();
-        int n = KeyedWire.encodeFetch(b, 1, new TransferKey("abc", 1), new RemoteBuffer(0, 8, 1));
+        int n = KeyedWire.encodeFetch(b, 1, new TransferKey("abc", 1), new RemoteBuffer(0, 8, 1), false);
         assertThrows(ProtocolException.class, () -> KeyedWire.decodeFetch(message(b, 39)), "shorter than the header");
         assertThrows(ProtocolException.class, () -> KeyedWire.decodeFetch(message(b, n - 1)), "name cut");
         b.putShort(2, (short) 2000);
         assertThrows(ProtocolException.class, () -> KeyedWire.decodeFetch(message(b, n)), "name length beyond the limit");
         b.putShort(2, (short) 3).put(40, (byte) 0xff);
         assertThrows(ProtocolException.class, () -> KeyedWire.decodeFetch(message(b, n)), "not UTF-8");
-        b.put(40, (byte) 'a').put(1, (byte) 1);
+        b.put(40, (byte) 'a').put(1, (byte) 2);
         assertThrows(ProtocolException.class, () -> KeyedWire.decodeFetch(message(b, n)), "reserved flags");
     }
 
     @Test
     void malformedRepliesAreProtocolErrors() {
         ByteBuffer b = buffer();
-        int n = KeyedWire.encodeDone(b, 1, 10, new byte[4], false);
+        int n = KeyedWire.encodeDone(b, 1, 10, new byte[4], false, -1);
         b.putShort(2, (short) 3000);
         assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, n)), "metadata beyond the limit");
-        b.putShort(2, (short) 4).put(1, (byte) 2);
+        b.putShort(2, (short) 4).put(1, (byte) 4);
         assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, n)), "unknown flag");
+        b.put(1, (byte) 2);
+        assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, n)), "a checksum flag without one");
         b.put(1, (byte) 0).put(0, (byte) 9);
         assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, n)), "unknown type");
         int c = KeyedWire.encodeShort(b, KeyedWire.CANCELLED, 1, 7);
@@ -114,5 +116,21 @@ class KeyedWireTest {
         assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, 16 + 2000)));
         b.putShort(2, (short) text.length).put(1, (byte) 1); // a flag set
         assertThrows(ProtocolException.class, () -> KeyedWire.decodeReply(message(b, n)));
+    }
+
+    @Test
+    void aChecksumRequestAndAChecksumRoundTrip() {
+        ByteBuffer b = buffer();
+        int n = KeyedWire.encodeFetch(b, 3, new TransferKey("w", 1), new RemoteBuffer(0x2000, 64, 5), true);
+        assertTrue(KeyedWire.decodeFetch(message(b, n)).checksum());
+        ByteBuffer value = ByteBuffer.wrap("123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        long crc = KeyedWire.checksum(value, 0, 9);
+        assertEquals(0xE3069283L, crc, "CRC-32C's check value");
+        n = KeyedWire.encodeDone(b, 3, 9, new byte[] {7}, false, crc);
+        KeyedWire.Reply r = KeyedWire.decodeReply(message(b, n));
+        assertEquals(crc, r.checksum());
+        assertArrayEquals(new byte[] {7}, r.metadata());
+        n = KeyedWire.encodeDone(b, 3, 9, new byte[0], false, -1);
+        assertEquals(-1, KeyedWire.decodeReply(message(b, n)).checksum());
     }
 }
