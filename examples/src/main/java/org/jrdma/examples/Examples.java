@@ -1,0 +1,53 @@
+package org.jrdma.examples;
+
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+
+/**
+ * The examples' entry point: {@code java -jar jrdma-examples.jar <example> <arguments>}. Each process
+ * opens its context from the environment ({@code RDMA_TRANSPORT}, {@code RDMA_DEVICE}...), so the same
+ * commands run over TCP or shared memory on a laptop and over RDMA where there is a device.
+ */
+public final class Examples {
+    private Examples() {
+    }
+
+    /**
+     * Runs one example.
+     *
+     * @param args the example's name, then its arguments
+     * @throws Exception what the example throws
+     */
+    public static void main(String[] args) throws Exception {
+        String[] rest = args.length > 0 ? Arrays.copyOfRange(args, 1, args.length) : new String[0];
+        int status = switch (args.length > 0 ? args[0] : "") {
+            case "kv-server" -> KvExample.server(rest);
+            case "kv-worker" -> KvExample.worker(rest);
+            case "keyed-producer" -> KeyedExample.producer(rest);
+            case "keyed-consumer" -> KeyedExample.consumer(rest);
+            default -> usage();
+        };
+        System.exit(status);
+    }
+
+    private static int usage() {
+        System.err.println("""
+                usage: java -jar jrdma-examples.jar <example> <arguments>
+                  kv-server HOST:PORT                      a push/pull server (float32 sums), until killed
+                  kv-worker RANK WORKERS HOST:PORT...      pushes, waits for WORKERS workers, pulls and checks the sums
+                  keyed-producer HOST:PORT STEPS           publishes "weights" for steps 1..STEPS, until killed
+                  keyed-consumer HOST:PORT STEPS           fetches them (checksummed) and checks the bytes
+                The transport comes from RDMA_TRANSPORT (auto: RDMA where there is a device, else TCP or
+                shared memory); HOST is an address of the server's device or host.""");
+        return 2;
+    }
+
+    /** HOST:PORT (the port after the last colon). */
+    static InetSocketAddress address(String text) {
+        int colon = text.lastIndexOf(':');
+        if (colon < 1) {
+            throw new IllegalArgumentException("not HOST:PORT: " + text);
+        }
+        return new InetSocketAddress(text.substring(0, colon), Integer.parseInt(text.substring(colon + 1)));
+    }
+}
