@@ -101,8 +101,19 @@ final class BenchCommand implements Callable<Integer> {
             return client.run(test, size);
         } catch (Exception e) {
             Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
-            return Result.skipped(test, size, "FAILED: " + cause);
+            return Result.skipped(test, size, "FAILED: " + causeChain(cause));
         }
+    }
+
+    /** The failure and every cause under it ("write_bw failed: ... <- RdmaOperationException: ..."): the top alone hides why. */
+    static String causeChain(Throwable failure) {
+        StringBuilder text = new StringBuilder(failure.toString());
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        seen.add(failure);
+        for (Throwable c = failure.getCause(); c != null && seen.add(c); c = c.getCause()) {
+            text.append(" <- ").append(c);
+        }
+        return text.toString();
     }
 
     /**
