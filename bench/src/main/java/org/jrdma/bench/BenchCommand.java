@@ -28,9 +28,28 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     BenchOptions options;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+        checkBeforeRunning(options, spec.commandLine());
         return run(options, System.out);
+    }
+
+    /** What parsing alone cannot see, refused before a run that could take minutes (exit 2, one line). */
+    static void checkBeforeRunning(BenchOptions options, picocli.CommandLine cli) {
+        if (options.server != null && options.connect != null) {
+            throw new picocli.CommandLine.ParameterException(cli,
+                    "--server and --connect together: a run is the server side (--server) or the client side (--connect),"
+                            + " or both in one process (neither)");
+        }
+        for (String file : new String[] {options.csv, options.json}) {
+            java.nio.file.Path parent = file == null ? null : java.nio.file.Path.of(file).toAbsolutePath().getParent();
+            if (parent != null && !java.nio.file.Files.isDirectory(parent)) {
+                throw new picocli.CommandLine.ParameterException(cli, "the directory of " + file + " does not exist");
+            }
+        }
     }
 
     static int run(BenchOptions options, PrintStream out) throws Exception {

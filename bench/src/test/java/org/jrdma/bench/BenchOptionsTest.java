@@ -72,6 +72,10 @@ class BenchOptionsTest {
         assertTrue(error("alloc", "-5").contains("alloc"));
         assertTrue(error("idle-cpu", "--seconds", "0").contains("allowed: 1..3600"));
         assertTrue(error("pingpong", "1.2.3.4", "5.6.7.8", "9.9.9.9").contains("Unmatched argument"));
+        assertTrue(error("bench", "--server", "127.0.0.1:7000", "--connect", "127.0.0.1:7000")
+                .contains("--server and --connect together"));
+        assertTrue(error("bench", "--json", "/no/such/dir/results.json").contains("/no/such/dir/results.json does not exist"));
+        assertTrue(error("bench", "--csv", "/no/such/dir/results.csv").contains("does not exist"));
         BenchOptions options = parse("--connect", "10.0.0.1:7000", "--mode", "BUSY", "--iters", "7");
         assertEquals(new InetSocketAddress("10.0.0.1", 7000), options.connect);
         assertEquals(PollMode.BUSY, options.pollMode);
