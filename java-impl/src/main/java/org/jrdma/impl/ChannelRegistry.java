@@ -50,7 +50,7 @@ final class ChannelRegistry {
             try {
                 dirty.get(i).flushBatch();
             } catch (RuntimeException e) {
-                System.getLogger("org.jrdma").log(System.Logger.Level.WARNING, "flushing " + dirty.get(i) + " failed", e);
+                System.getLogger("org.jrdma.channel").log(System.Logger.Level.WARNING, "flushing " + dirty.get(i) + " failed", e);
             }
         }
         dirty.clear();

@@ -13,7 +13,7 @@ import org.jrdma.ChannelCounters;
  * not fatal: JMX is a view, not a function).
  */
 final class ContextCounters implements RdmaContextMXBean {
-    private static final System.Logger LOG = System.getLogger("org.jrdma");
+    private static final System.Logger LOG = System.getLogger("org.jrdma.context");
 
     private final String device;
     private final Supplier<Collection<JniChannel>> openChannels;

@@ -20,7 +20,7 @@ import org.jrdma.RdmaException;
  * may be closed from any thread. Lock order: never the channel's lock while holding this one.
  */
 final class Deliveries {
-    private static final System.Logger LOG = System.getLogger("org.jrdma");
+    private static final System.Logger LOG = System.getLogger("org.jrdma.channel");
     private static final int ENOMEM = 12;
 
     private final JniChannel channel;

@@ -13,7 +13,7 @@ import org.jrdma.DeviceRemovedException;
  * failure a removed device gives. What the events do to the context stays with {@link JniContext}.
  */
 final class DeviceEvents {
-    private static final System.Logger LOG = System.getLogger("org.jrdma");
+    private static final System.Logger LOG = System.getLogger("org.jrdma.device");
 
     private final List<Consumer<AsyncEvent>> listeners = new CopyOnWriteArrayList<>();
 

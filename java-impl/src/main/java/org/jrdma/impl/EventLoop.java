@@ -13,7 +13,7 @@ import org.jrdma.AsyncEventType;
 final class EventLoop implements Runnable {
     static final int BATCH = 256;
     static final int WAIT_MILLIS = 200;
-    private static final System.Logger LOG = System.getLogger("org.jrdma");
+    private static final System.Logger LOG = System.getLogger("org.jrdma.context");
 
     private final JniContext context;
     private final long handle;

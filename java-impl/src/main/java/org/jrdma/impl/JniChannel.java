@@ -32,7 +32,7 @@ import org.jrdma.RdmaOperationException;
  * event-loop thread. No native call happens once the state is CLOSED.
  */
 final class JniChannel extends NativeResource implements ChannelOperations {
-    private static final System.Logger LOG = System.getLogger("org.jrdma");
+    private static final System.Logger LOG = System.getLogger("org.jrdma.channel");
     static final int HEADER_BYTES = 16;
     /** Submissions buffered per channel between two JNI calls of the event-loop thread. */
     private static final int SUBMISSION_BATCH = 64;

@@ -30,7 +30,7 @@ import org.jrdma.Transport;
  * reverse order of creation once nothing depends on them.
  */
 final class JniContext extends NativeResource implements RdmaContext {
-    private static final System.Logger LOG = System.getLogger("org.jrdma");
+    private static final System.Logger LOG = System.getLogger("org.jrdma.context");
     /** CQ entries when the configuration leaves it open; channels check their share against it. */
     static final int DEFAULT_CQ_ENTRIES = 4096;
 

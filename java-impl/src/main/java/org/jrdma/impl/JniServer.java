@@ -14,7 +14,7 @@ import org.jrdma.RdmaServer;
  * connection request waits natively (nothing created for it) until the policy decides here.
  */
 final class JniServer extends NativeResource implements RdmaServer {
-    private static final System.Logger LOG = System.getLogger("org.jrdma");
+    private static final System.Logger LOG = System.getLogger("org.jrdma.server");
     private final JniContext context;
     final long listener;
     private final InetSocketAddress localAddress;

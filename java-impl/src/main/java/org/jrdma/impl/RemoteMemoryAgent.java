@@ -25,7 +25,7 @@ import org.jrdma.RemoteBuffer;
  * allocated for the peer is freed and every token given to it revoked.
  */
 final class RemoteMemoryAgent {
-    private static final System.Logger LOG = System.getLogger("org.jrdma");
+    private static final System.Logger LOG = System.getLogger("org.jrdma.agent");
     private static final int ENOMEM = 12;
     private static final int EFBIG = 27;
     private static final byte[] ZEROS = new byte[64 * 1024];

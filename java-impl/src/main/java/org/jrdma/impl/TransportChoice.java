@@ -22,7 +22,8 @@ import org.jrdma.Transport;
  * @param selection the device, port, GID and MTU (over TCP and shared memory a stand-in, none applies)
  */
 record TransportChoice(Transport opened, DeviceSelection selection) {
-    private static final System.Logger LOG = System.getLogger("org.jrdma");
+    private static final System.Logger LOG = System.getLogger("org.jrdma.transport");
+    private static final java.util.concurrent.atomic.AtomicBoolean FALLBACK_SAID = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** What a TCP or shared-memory context reports as its device: one active Ethernet port, no GIDs, MTU 0. */
     private static RdmaDevice device(String name) {
@@ -55,16 +56,24 @@ record TransportChoice(Transport opened, DeviceSelection selection) {
             if (config.device() != null) {
                 throw noVerbs;
             }
-            LOG.log(Level.DEBUG, "transport auto: TCP and shared memory, RDMA is not usable here: {0}", noVerbs.getMessage());
+            LOG.log(fallbackLevel(), "transport auto: TCP and shared memory, RDMA is not usable here: {0}", noVerbs.getMessage());
             return sockets(Transport.AUTO);
         }
         boolean anyActive = found.stream().flatMap(d -> d.ports().stream()).anyMatch(p -> p.state() == PortState.ACTIVE);
         if (config.device() == null && !anyActive) {
-            LOG.log(Level.DEBUG, "transport auto: TCP and shared memory, no RDMA device with an active port ({0} devices)",
+            LOG.log(fallbackLevel(), "transport auto: TCP and shared memory, no RDMA device with an active port ({0} devices)",
                     found.size());
             return sockets(Transport.AUTO);
         }
         return new TransportChoice(Transport.VERBS, DeviceSelection.select(config, found));
+    }
+
+    /**
+     * INFO the first time this JVM falls back from RDMA (a user who expected RDMA learns it without
+     * raising log levels), DEBUG after that (a process opening many contexts says it once).
+     */
+    private static Level fallbackLevel() {
+        return FALLBACK_SAID.compareAndSet(false, true) ? Level.INFO : Level.DEBUG;
     }
 
     /** A context without RDMA: TCP, shared memory or both (AUTO). */

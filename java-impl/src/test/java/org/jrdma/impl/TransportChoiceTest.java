@@ -62,4 +62,40 @@ class TransportChoiceTest {
         assertThrows(ConfigurationException.class, () -> choose(RdmaConfig.builder().transport(Transport.VERBS), NO_RDMA_CORE));
         assertThrows(ConfigurationException.class, () -> choose(RdmaConfig.builder().transport(Transport.VERBS), List::of));
     }
+
+    @Test
+    void theFallBackFromRdmaIsSaidAtInfoOncePerJvmThenAtDebug() {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("org.jrdma.transport");
+        List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler collect = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Level before = log.getLevel();
+        log.setLevel(java.util.logging.Level.ALL);
+        log.addHandler(collect);
+        try {
+            for (int i = 0; i < 5; i++) {
+                choose(RdmaConfig.builder(), NO_RDMA_CORE);
+            }
+        } finally {
+            log.removeHandler(collect);
+            log.setLevel(before);
+        }
+        assertEquals(5, records.size(), "every fall-back is logged");
+        long info = records.stream().filter(r -> r.getLevel() == java.util.logging.Level.INFO).count();
+        assertEquals(true, info <= 1, "INFO once per JVM (an earlier test may have had it): " + info);
+        assertEquals(java.util.logging.Level.FINE, records.get(4).getLevel(), "later ones at DEBUG");
+        assertEquals(true, records.get(4).getMessage().contains("RDMA is not usable here"), records.get(4).getMessage());
+    }
 }
