@@ -34,7 +34,8 @@ final class ChannelEvents {
     @Name("org.jrdma.ChannelClosed")
     @Label("RDMA Channel Closed")
     @Category("jrdma")
-    @Description("Why the channel closed (empty: closed locally) and what it did")
+    @Description("Why the channel closed (empty: the application closed it; else the cause: the peer, a failure,"
+            + " the context's close) and what it did; recorded only for channels that opened")
     static final class Closed extends Event {
         @Label("Device")
         String device;

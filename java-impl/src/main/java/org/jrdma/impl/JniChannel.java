@@ -444,7 +444,9 @@ final class JniChannel extends NativeResource implements ChannelOperations {
                 LOG.log(Level.WARNING, "ChannelHandler.onClose threw", t);
             }
         }
-        ChannelEvents.closed(context.device().name(), remote, reported, finalCounters);
+        if (opened) { // as onClose: a refused or failed connect never opened, so it records no close either
+            ChannelEvents.closed(context.device().name(), remote, reported, finalCounters);
+        }
         closed.complete(reported); // after onClose: whoever waits for it sees the handler's work done
         markClosed();
     }
