@@ -30,6 +30,11 @@ class ReadmeExampleTest {
             assertEquals(!transport.equals("tcp"), shared, transport + ": " + output);
         }
         assertEquals(readmeExample(), thisExample(), "the example is the README's");
+        // Pasteable: the README has the program's imports, and a class and main around the code.
+        List<String> imports = Files.readAllLines(Path.of("src/test/java/org/jrdma/rxe/ReadmeExample.java")).stream()
+                .filter(l -> l.startsWith("import ")).collect(Collectors.toList());
+        assertEquals(imports, readmeBlock().stream().filter(l -> l.startsWith("import ")).collect(Collectors.toList()));
+        assertTrue(readmeBlock().contains("public static void main(String[] args) {"), "a main method");
     }
 
     private static String run(String transport) throws Exception {
@@ -47,12 +52,19 @@ class ReadmeExampleTest {
         return output;
     }
 
-    /** The README's Java block after its first line (which names an address of the reader's host). */
-    private static List<String> readmeExample() throws Exception {
+    /** The README's Java block: a whole program, so that it can be pasted (its lines, stripped). */
+    private static List<String> readmeBlock() throws Exception {
         String readme = Files.readString(Path.of("..", "README.md"));
         String block = readme.substring(readme.indexOf("```java\n") + 8);
         block = block.substring(0, block.indexOf("```"));
-        return block.lines().skip(1).map(String::strip).collect(Collectors.toList());
+        return block.lines().map(String::strip).collect(Collectors.toList());
+    }
+
+    /** The README program's body from its try on, as many lines as this program's (the address line names the reader's host). */
+    private static List<String> readmeExample() throws Exception {
+        List<String> lines = readmeBlock();
+        int from = lines.indexOf(lines.stream().filter(l -> l.startsWith("try (RdmaContext")).findFirst().orElseThrow());
+        return lines.subList(from, Math.min(lines.size(), from + thisExample().size()));
     }
 
     /** The program's code between the markers, without the line that prints the channel for this test. */
