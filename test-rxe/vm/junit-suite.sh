@@ -15,9 +15,11 @@ target="$repo/test-rxe/target"
 tags="--exclude-tag=docker --exclude-tag=destroys-topology --exclude-tag=tcp --exclude-tag=shm"
 reports="$target/vm-reports/plain"
 native_status=0
+native_ran=0
 if [ "${1:-}" = --native ]; then
   # The native device tests first (ASan build); their result is reported with the suite's.
   shift
+  native_ran=1
   sh "$repo/test-rxe/vm/native-device-tests.sh" || native_status=$?
 fi
 if [ "${1:-}" = --docker ]; then
@@ -66,5 +68,11 @@ if [ "$destructive" = 1 ]; then
   removal_status=$?
   [ "$status" = 0 ] && status=$removal_status
 fi
+examples_status=0
+if [ "$native_ran" = 1 ]; then
+  # The examples as separate processes over verbs (the host's mvn verify runs them over TCP and shm).
+  sh "$repo/test-rxe/vm/examples-verbs.sh" || examples_status=$?
+fi
 [ "$status" = 0 ] && [ "$native_status" != 0 ] && status=$native_status
+[ "$status" = 0 ] && [ "$examples_status" != 0 ] && status=$examples_status
 exit "$status"

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Runs inside the VM: the examples (examples/README.md) unchanged over verbs — two push/pull servers
+# and three workers, a keyed producer and consumer, each a JVM of its own on rxe0 (the VM has two
+# devices, so RDMA_DEVICE names one). Fails unless every worker and the consumer checked what they got.
+set -u
+repo=${JRDMA_REPO:?}
+jar="$repo/examples/target/jrdma-examples.jar"
+[ -f "$jar" ] || { echo "examples-verbs: missing $jar (run mvn -B verify on the host first)"; exit 3; }
+export RDMA_TRANSPORT=verbs RDMA_DEVICE=rxe0
+run() { java -XX:TieredStopAtLevel=1 -jar "$jar" "$@"; }
+log=$(mktemp)
+# Each process says when it listens; wait for that line (bounded), not for a time.
+await() {
+  i=0
+  until grep -q "$1" "$log"; do
+    i=$((i + 1)); [ "$i" -gt 600 ] && { echo "examples-verbs: no '$1' within 120 s"; cat "$log"; return 1; }
+    sleep 0.2
+  done
+}
+run kv-server 10.77.0.1:7000 >> "$log" 2>&1 & s0=$!
+run kv-server 10.77.0.1:7001 >> "$log" 2>&1 & s1=$!
+await "listening on /10.77.0.1:7000" && await "listening on /10.77.0.1:7001" || { kill $s0 $s1; exit 1; }
+status=0
+w=""
+for r in 0 1 2; do run kv-worker $r 3 10.77.0.1:7000 10.77.0.1:7001 >> "$log" 2>&1 & w="$w $!"; done
+for p in $w; do wait $p || status=1; done
+kill $s0 $s1
+run keyed-producer 10.77.0.1:7100 3 >> "$log" 2>&1 & p=$!
+await "keyed-producer publishing" || { kill $p; exit 1; }
+run keyed-consumer 10.77.0.1:7100 3 >> "$log" 2>&1 || status=1
+kill $p
+grep -e "^kv-worker" -e "^keyed-consumer" "$log"
+[ "$(grep -c -e '^kv-worker .*every element = 18.0' -e '^keyed-consumer: step .*CRC-32C checked' "$log")" = 6 ] || status=1
+echo "examples-verbs: $([ $status = 0 ] && echo passed || echo FAILED)"
+rm -f "$log"
+exit $status
