@@ -44,10 +44,14 @@ public final class KvServer implements AutoCloseable {
     private final List<Waiting> barrier = new ArrayList<>(); // the loop thread's
     private int barrierSize;
 
-    private KvServer(RdmaContext context, InetSocketAddress address, MergeFunction merge, KvOptions options) {
+    private final KvPushHandler pushes;
+
+    private KvServer(RdmaContext context, InetSocketAddress address, MergeFunction merge, KvOptions options,
+                     KvPushHandler pushes) {
         this.context = context;
         this.values = new KvValues(context, merge, options);
         this.options = options;
+        this.pushes = pushes;
         this.server = context.listen(address, handler());
     }
 
@@ -61,7 +65,35 @@ public final class KvServer implements AutoCloseable {
      * @return the listening server
      */
     public static KvServer listen(RdmaContext context, InetSocketAddress address, MergeFunction merge, KvOptions options) {
-        return new KvServer(context, address, merge, options);
+        return new KvServer(context, address, merge, options, KvPushHandler.answerAtOnce());
+    }
+
+    /**
+     * Starts a server whose applied pushes go to {@code pushes}, which answers them — at once or later
+     * (ps-lite's request handle with a delayed response: synchronous aggregation).
+     *
+     * @param context the context whose device the server listens on
+     * @param address an address of that device (port 0 picks a free one)
+     * @param merge   folds pushed values into stored ones
+     * @param options the bounds of what workers may ask
+     * @param pushes  sees each applied push and answers it
+     * @return the listening server
+     */
+    public static KvServer listen(RdmaContext context, InetSocketAddress address, MergeFunction merge, KvOptions options,
+                                  KvPushHandler pushes) {
+        return new KvServer(context, address, merge, options, java.util.Objects.requireNonNull(pushes, "pushes"));
+    }
+
+    /** A push was applied: the handler answers it (now or later); a handler that throws has it answered now. */
+    private void applied(RdmaChannel channel, long[] keys, long timestamp, byte type, long answerTimestamp) {
+        KvPush push = new KvPush(channel.remoteAddress(), keys, timestamp,
+                () -> reply(channel, type, KvWire.OK, 0, answerTimestamp, null));
+        try {
+            pushes.onPush(push);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "the push handler threw; the push (applied) is answered now", e);
+            push.answer();
+        }
     }
 
     /**
@@ -195,7 +227,11 @@ public final class KvServer implements AutoCloseable {
                 mine.offer(context, channel, push.keys[i], push.lengths[i], options);
             }
         }
-        reply(channel, KvWire.ACK, status, 0, push.timestamp, null);
+        if (status == KvWire.OK) {
+            applied(channel, push.keys, push.timestamp, KvWire.ACK, push.timestamp);
+        } else {
+            reply(channel, KvWire.ACK, status, 0, push.timestamp, null);
+        }
     }
 
     /**
@@ -244,7 +280,11 @@ public final class KvServer implements AutoCloseable {
         }
         long key = mine.key(slot);
         int status = values.mergeAll(new long[] {key}, new ByteBuffer[] {mine.written(slot)});
-        reply(channel, KvWire.SLOT_ACK, status, 0, Integer.toUnsignedLong(slot), null);
+        if (status == KvWire.OK) {
+            applied(channel, new long[] {key}, Integer.toUnsignedLong(slot), KvWire.SLOT_ACK, Integer.toUnsignedLong(slot));
+        } else {
+            reply(channel, KvWire.SLOT_ACK, status, 0, Integer.toUnsignedLong(slot), null);
+        }
     }
 
     /** ps-lite's barrier: answered once {@code count} workers are in it (server 0 keeps it). */
