@@ -355,4 +355,33 @@ abstract class KvRequestContract {
             server.close();
         }
     }
+
+    @Test
+    void anOverwriteMayChangeAKeysLengthASumMayNot() throws Exception {
+        try (Endpoints e = new Endpoints(fabric())) {
+            KvServer overwrite = KvServer.listen(e.server, e.address(), MergeFunction.overwrite(),
+                    KvOptions.DEFAULTS.withMaxStoredBytes(24));
+            KvServer sum = KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), KvOptions.DEFAULTS);
+            KvWorker toOverwrite = KvWorker.connect(e.client, List.of(overwrite.localAddress()), e.clientAddress);
+            KvWorker toSum = KvWorker.connect(e.client, List.of(sum.localAddress()), e.clientAddress);
+            RegisteredBuffer values = e.client.allocate(64);
+            for (int i = 0; i < 64; i++) {
+                values.buffer().put(i, (byte) i);
+            }
+            waitFor(toOverwrite, toOverwrite.push(new long[] {1}, values, new int[] {8}), "8 bytes");
+            waitFor(toOverwrite, toOverwrite.push(new long[] {1}, values, new int[] {20}), "then 20 bytes: the value's new length");
+            RegisteredBuffer into = e.client.allocate(64, Access.REMOTE_WRITE);
+            int[] got = {64};
+            waitFor(toOverwrite, toOverwrite.pull(new long[] {1}, into, got), "the pull");
+            assertEquals(20, got[0]);
+            assertEquals(-1, into.buffer().limit(20).mismatch(values.buffer().limit(20)));
+            KvException full = failureOf(toOverwrite, toOverwrite.push(new long[] {1}, values, new int[] {32}));
+            assertTrue(full.getMessage().contains("quota"), "growing counts against the quota: " + full.getMessage());
+            waitFor(toSum, toSum.push(new long[] {1}, values, new int[] {8}), "a sum's first push");
+            KvException wrong = failureOf(toSum, toSum.push(new long[] {1}, values, new int[] {16}));
+            assertTrue(wrong.getMessage().contains("length"), wrong.getMessage());
+            overwrite.close();
+            sum.close();
+        }
+    }
 }

@@ -15,4 +15,14 @@ interface CheckedMerge extends MergeFunction {
      * @throws IllegalArgumentException when the function cannot merge such a value
      */
     void check(long key, int length);
+
+    /**
+     * Whether the merged value is the pushed one entirely (an overwrite): then a push may change the
+     * key's length, as the stored bytes do not matter.
+     *
+     * @return true when a push replaces the value
+     */
+    default boolean replacesValue() {
+        return false;
+    }
 }

@@ -211,7 +211,7 @@ public final class KvServer implements AutoCloseable {
             KvValues.Stored s = values.get(push.keys[i]);
             if (!seen.add(push.keys[i])) {
                 return KvWire.DUPLICATE_KEY;
-            } else if (s != null && s.length != push.lengths[i]) {
+            } else if (s != null && s.length != push.lengths[i] && !values.lengthsMayChange()) {
                 return KvWire.WRONG_LENGTH;
             }
         }

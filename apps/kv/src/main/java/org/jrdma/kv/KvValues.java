@@ -55,6 +55,11 @@ final class KvValues implements AutoCloseable {
         this.options = options;
     }
 
+    /** Whether a push may change a key's length: the merge replaces the value whole (an overwrite). */
+    boolean lengthsMayChange() {
+        return merge instanceof CheckedMerge checked && checked.replacesValue();
+    }
+
     /** The key's value, or null when it was never pushed. */
     Stored get(long key) {
         return values.get(key);
@@ -84,9 +89,10 @@ final class KvValues implements AutoCloseable {
             LOG.log(Level.WARNING, "the merge function refused a push of " + keys.length + " key(s); none was applied", e);
             return KvWire.MERGE_FAILED;
         }
-        long created = 0;
+        long created = 0; // bytes the push adds: new keys, and keys whose length it changes
         for (int i = 0; i < keys.length; i++) {
-            created += values.containsKey(keys[i]) ? 0 : pushed[i].remaining();
+            Stored s = values.get(keys[i]);
+            created += pushed[i].remaining() - (s == null ? 0 : s.length);
         }
         if (storedBytes + created > options.maxStoredBytes()) {
             return KvWire.OVER_QUOTA;
@@ -96,7 +102,9 @@ final class KvValues implements AutoCloseable {
         try {
             for (int i = 0; i < keys.length; i++) {
                 Stored s = values.get(keys[i]);
-                staged[i] = s != null && inPlace && s.readers == 0 ? s : copyOf(s, pushed[i].remaining());
+                boolean resized = s != null && s.length != pushed[i].remaining(); // only when lengthsMayChange()
+                staged[i] = s != null && inPlace && s.readers == 0 && !resized ? s
+                        : copyOf(resized ? null : s, pushed[i].remaining());
                 merge.merge(keys[i], staged[i].view(), pushed[i]);
             }
         } catch (RuntimeException e) {

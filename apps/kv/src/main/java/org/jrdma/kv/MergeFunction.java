@@ -29,7 +29,7 @@ public interface MergeFunction {
     }
 
     /**
-     * The pushed value replaces the stored one.
+     * The pushed value replaces the stored one, also with another length (the key's length changes).
      *
      * @return the merge function
      */
@@ -43,6 +43,11 @@ public interface MergeFunction {
             @Override
             public void merge(long key, ByteBuffer stored, ByteBuffer pushed) {
                 stored.duplicate().put(pushed.duplicate());
+            }
+
+            @Override
+            public boolean replacesValue() {
+                return true; // a push of another length replaces the value and its length
             }
         };
     }
