@@ -9,24 +9,28 @@ jar="$repo/examples/target/jrdma-examples.jar"
 export RDMA_TRANSPORT=verbs RDMA_DEVICE=rxe0
 run() { java -XX:TieredStopAtLevel=1 -jar "$jar" "$@"; }
 log=$(mktemp)
-# Each process says when it listens; wait for that line (bounded), not for a time.
+# Each process says when it listens; wait for that line (bounded), not for a time; a process that
+# ended without it ends the wait at once.
 await() {
   i=0
   until grep -q "$1" "$log"; do
-    i=$((i + 1)); [ "$i" -gt 600 ] && { echo "examples-verbs: no '$1' within 120 s"; cat "$log"; return 1; }
+    i=$((i + 1))
+    if [ "$i" -gt 600 ] || ! kill -0 "$2" 2>/dev/null; then
+      echo "examples-verbs: no '$1' (the process ended, or 120 s passed)"; cat "$log"; return 1
+    fi
     sleep 0.2
   done
 }
 run kv-server 10.77.0.1:7000 >> "$log" 2>&1 & s0=$!
 run kv-server 10.77.0.1:7001 >> "$log" 2>&1 & s1=$!
-await "listening on /10.77.0.1:7000" && await "listening on /10.77.0.1:7001" || { kill $s0 $s1; exit 1; }
+await "listening on /10.77.0.1:7000" $s0 && await "listening on /10.77.0.1:7001" $s1 || { kill $s0 $s1 2>/dev/null; exit 1; }
 status=0
 w=""
 for r in 0 1 2; do run kv-worker $r 3 10.77.0.1:7000 10.77.0.1:7001 >> "$log" 2>&1 & w="$w $!"; done
 for p in $w; do wait $p || status=1; done
 kill $s0 $s1
 run keyed-producer 10.77.0.1:7100 3 >> "$log" 2>&1 & p=$!
-await "keyed-producer publishing" || { kill $p; exit 1; }
+await "keyed-producer publishing" $p || { kill $p 2>/dev/null; exit 1; }
 run keyed-consumer 10.77.0.1:7100 3 >> "$log" 2>&1 || status=1
 kill $p
 grep -e "^kv-worker" -e "^keyed-consumer" "$log"

@@ -51,6 +51,12 @@ java -XX:TieredStopAtLevel=1 -Djrdma.repo="$repo" -jar "$target/vm/junit-console
   $selection $tags "$@" \
   --reports-dir "$reports" --details=tree --disable-banner --disable-ansi-colors
 status=$?
+examples_status=0
+if [ "$native_ran" = 1 ]; then
+  # The examples as separate processes over verbs (the host's mvn verify runs them over TCP and shm);
+  # before the topology-destroying tests, which delete the devices.
+  sh "$repo/test-rxe/vm/examples-verbs.sh" || examples_status=$?
+fi
 # The emulation's health: packets the veth pair dropped (rxe-setup.sh makes it lossless) and any
 # kernel warning from rdma_rxe. A test failure next to either is the emulation's (docs/testing.md).
 for dev in veth0 veth1; do
@@ -67,11 +73,6 @@ if [ "$destructive" = 1 ]; then
     --reports-dir "$target/vm-reports/destroys-topology" --details=tree --disable-banner --disable-ansi-colors
   removal_status=$?
   [ "$status" = 0 ] && status=$removal_status
-fi
-examples_status=0
-if [ "$native_ran" = 1 ]; then
-  # The examples as separate processes over verbs (the host's mvn verify runs them over TCP and shm).
-  sh "$repo/test-rxe/vm/examples-verbs.sh" || examples_status=$?
 fi
 [ "$status" = 0 ] && [ "$native_status" != 0 ] && status=$native_status
 [ "$status" = 0 ] && [ "$examples_status" != 0 ] && status=$examples_status
