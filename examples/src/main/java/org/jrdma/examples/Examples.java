@@ -27,7 +27,7 @@ public final class Examples {
             case "keyed-consumer" -> KeyedExample.consumer(rest);
             default -> usage();
         };
-        System.exit(status);
+        System.exit(status); // a command line: its status is what the scripts and ExamplesTest check
     }
 
     private static int usage() {

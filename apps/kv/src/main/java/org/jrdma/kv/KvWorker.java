@@ -232,21 +232,32 @@ public final class KvWorker implements AutoCloseable {
         int[] offsets = KvArguments.offsets(keys, lengths, destination);
         int[][] byServer = partition(keys);
         long timestamp = nextTimestamp.getAndIncrement();
+        KvRequest request = messageRequest(timestamp, lengths, byServer);
+        toEachServer(byServer, request, server -> pullFrom(server, keys, destination, lengths, offsets, byServer[server], timestamp, request));
+        return timestamp;
+    }
+
+    /** A request with one message to each server that owns one of its keys, kept until its outcome is known. */
+    private KvRequest messageRequest(long timestamp, int[] lengths, int[][] byServer) {
         int[] parts = new int[byServer.length];
         Arrays.setAll(parts, s -> byServer[s].length > 0 ? 1 : 0);
         KvRequest request = new KvRequest(timestamp, requests::remove, parts, lengths, byServer);
         requests.put(timestamp, request);
+        return request;
+    }
+
+    /** Sends each server with keys its part; one that cannot be sent (its channel closed) fails, it does not hang. */
+    private static void toEachServer(int[][] byServer, KvRequest request, java.util.function.IntConsumer send) {
         for (int s = 0; s < byServer.length; s++) {
             if (byServer[s].length == 0) {
                 continue;
             }
             try {
-                pullFrom(s, keys, destination, lengths, offsets, byServer[s], timestamp, request);
-            } catch (RuntimeException e) { // e.g. the channel closed: the request fails, it does not hang
+                send.accept(s);
+            } catch (RuntimeException e) {
                 request.serverGone(s, new KvException("sending to server " + s + " failed: " + e.getMessage(), e));
             }
         }
-        return timestamp;
     }
 
     /** One server's part of a pull: one PULL naming where each of its keys' values goes. */
@@ -279,29 +290,18 @@ public final class KvWorker implements AutoCloseable {
         KvArguments.requireDistinct(keys);
         int[][] byServer = partition(keys);
         long timestamp = nextTimestamp.getAndIncrement();
-        int[] parts = new int[byServer.length];
-        Arrays.setAll(parts, s -> byServer[s].length > 0 ? 1 : 0);
-        KvRequest request = new KvRequest(timestamp, requests::remove, parts, lengths, byServer);
-        requests.put(timestamp, request);
-        for (int s = 0; s < byServer.length; s++) {
-            if (byServer[s].length == 0) {
-                continue;
+        KvRequest request = messageRequest(timestamp, lengths, byServer);
+        toEachServer(byServer, request, server -> {
+            long size = KvWire.HEADER + (long) byServer[server].length * KvWire.PUSHPULL_ENTRY;
+            for (int i : byServer[server]) {
+                size += lengths[i];
             }
-            try {
-                long size = KvWire.HEADER + (long) byServer[s].length * KvWire.PUSHPULL_ENTRY;
-                for (int i : byServer[s]) {
-                    size += lengths[i];
-                }
-                RegisteredBuffer out = context.allocate(Math.toIntExact(size));
-                KvWire.encodePushPull(out.buffer(), timestamp, keys, lengths, byServer[s], values.buffer(), offsets, destination);
-                int server = s;
-                messagePushes[s].incrementAndGet(); // a slot write must not overtake it (see push)
-                request.done.whenComplete((v, t) -> messagePushes[server].decrementAndGet());
-                send(s, out, (int) size, request);
-            } catch (RuntimeException e) { // e.g. the channel closed: the request fails, it does not hang
-                request.serverGone(s, new KvException("sending to server " + s + " failed: " + e.getMessage(), e));
-            }
-        }
+            RegisteredBuffer out = context.allocate(Math.toIntExact(size));
+            KvWire.encodePushPull(out.buffer(), timestamp, keys, lengths, byServer[server], values.buffer(), offsets, destination);
+            messagePushes[server].incrementAndGet(); // a slot write must not overtake it (see push)
+            request.done.whenComplete((v, t) -> messagePushes[server].decrementAndGet());
+            send(server, out, (int) size, request);
+        });
         return timestamp;
     }
 
