@@ -2,15 +2,12 @@
 
 #include <fcntl.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <string>
 
 #include "core/error.h"
-#include "core/event_loop_tags.h"
 
 namespace jrdma {
 
@@ -30,11 +27,10 @@ Context::Context(const ContextOptions& options)
       channel_(device_.get()),
       cq_(device_.get(), options.cq_entries, channel_.get()),
       blocks_(pd_.get(), kKeptChannelBlocks),
-      budget_(options.receive_budget),
       max_pending_connections_(options.max_pending_connections),
-      spin_(uint64_t{options.adaptive_spin_us} * 1000),
+      loop_(*this, options.adaptive_spin_us, options.receive_budget),
       channels_(options.device_name) {
-  try {
+  {
     ibv_device_attr attr{};
     if (int rc = ibv_query_device(device_.get(), &attr); rc != 0) throw_errno("ibv_query_device(" + name_ + ")", rc);
     max_rd_atomic_ = std::max(1, std::min(16, std::min(attr.max_qp_rd_atom, attr.max_qp_init_rd_atom)));
@@ -43,31 +39,20 @@ Context::Context(const ContextOptions& options)
       read_chunk_ = std::min<uint32_t>(read_chunk_, port.max_msg_sz);
     }
     set_nonblocking(device_.get()->async_fd, "async fd, O_NONBLOCK");
-    wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (wake_fd_ < 0) throw_errno("eventfd()", errno);
-    epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
-    if (epoll_fd_ < 0) throw_errno("epoll_create1()", errno);
     struct Watch {
       int fd;
-      uint32_t tag;
+      Source* source;
       const char* what;
-    } watches[] = {{channel_.fd(), kTagCompletion, "completion channel"},
-                   {device_.get()->async_fd, kTagAsync, "async event fd"},
-                   {wake_fd_, kTagWake, "eventfd"},
-                   {cm_channel_.fd(), kTagCm, "rdma_cm event channel"}};
+    } watches[] = {{channel_.fd(), &sources_[0], "completion channel"},
+                   {device_.get()->async_fd, &sources_[1], "async event fd"},
+                   {cm_channel_.fd(), &sources_[2], "rdma_cm event channel"}};
     for (const Watch& w : watches) {
-      epoll_event ev{};
-      ev.events = EPOLLIN;
-      ev.data.u32 = w.tag;
-      if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, w.fd, &ev) != 0) {
-        throw_errno(std::string("epoll_ctl(ADD, ") + w.what + ")", errno);
+      try {
+        loop_.watch(w.fd, EPOLLIN, w.source);
+      } catch (const RdmaError& e) {
+        throw_errno(std::string("epoll_ctl(ADD, ") + w.what + ")", e.errno_value());
       }
     }
-    cq_.arm();
-  } catch (...) {
-    if (epoll_fd_ >= 0) ::close(epoll_fd_);
-    if (wake_fd_ >= 0) ::close(wake_fd_);
-    throw;
   }
 }
 
@@ -90,22 +75,13 @@ std::string Context::close() noexcept {
     for (Listener* listener : listeners_) delete listener;  // destroys its cm id
     listeners_.clear();
   }
-  if (epoll_fd_ >= 0) ::close(epoll_fd_);
-  if (wake_fd_ >= 0) ::close(wake_fd_);
-  epoll_fd_ = wake_fd_ = -1;
+  loop_.close();
   cm_channel_.release();  // after every id on it
   blocks_.release();  // registrations before the PD
   check(cq_.release(), "ibv_destroy_cq");
   check(channel_.release(), "ibv_destroy_comp_channel");
   check(pd_.release(), "ibv_dealloc_pd (memory regions still registered?)");
   return failures;
-}
-
-void Context::wake() {
-  wake_requested_.store(true, std::memory_order_release);
-  uint64_t one = 1;
-  // EAGAIN means the counter is already non-zero: a wake-up is pending anyway.
-  if (write(wake_fd_, &one, sizeof one) < 0 && errno != EAGAIN) throw_errno("write(eventfd)", errno);
 }
 
 std::unique_ptr<verbs::MemoryRegion> Context::register_memory(void* address, std::size_t length, int access) {
@@ -127,29 +103,17 @@ Channel* Context::add_channel(const ChannelOptions& options, bool passive) {
   ChannelOptions with_context = options;
   with_context.read_chunk = read_chunk_;
   with_context.max_reads = static_cast<uint32_t>(max_rd_atomic_);
-  with_context.budget = &budget_;
+  with_context.budget = &loop_.budget();
   return channels_.insert([&](uint32_t key) {
     return std::make_unique<Channel>(key, passive, with_context, blocks_, pd_.get(), cq_, *this, *this);
   });
 }
 
-// ---- records for Java -----------------------------------------------------------------------------
-
-void Context::emit(const EventRecord& record) {
-  records_.push(record);
-  if (!in_loop_thread()) wake();  // e.g. a close from an application thread: the loop reports it
-}
-
-int Context::take_records(EventRecord* out, int capacity) { return records_.take(out, capacity); }
-
 // ---- commands from other threads ------------------------------------------------------------------
 
 void Context::enqueue(const Command& command) noexcept {
   if (!commands_.push(command)) keep_in_object(command, [this](uint32_t key) { return lookup(key); });
-  uint64_t one = 1;
-  if (write(wake_fd_, &one, sizeof one) < 0) {
-    // EAGAIN: a wake-up is pending anyway; anything else: the loop still runs commands on its next round
-  }
+  loop_.wake();
 }
 
 void Context::disconnect_later(uint32_t key) noexcept {
@@ -247,16 +211,14 @@ void Context::disconnect_quietly(Channel& channel) noexcept {
   }
 }
 
-void Context::retry_budget_waiters() {
-  for (uint32_t key : budget_.waiters_to_retry()) {
-    if (Channel* channel = lookup(key)) channel->engine.retry_budget();
-  }
+void Context::retry_budget(uint32_t key) {
+  if (Channel* channel = lookup(key)) channel->engine.retry_budget();
 }
 
-void Context::tick_channels() {
-  auto now = std::chrono::steady_clock::now();
-  if (now < next_tick_) return;
-  next_tick_ = now + std::chrono::milliseconds(100);
+void Context::tick(std::chrono::steady_clock::time_point now) {
+  // Should a CQ notification ever be lost, completions are late by one tick instead of forever:
+  // the CQ is armed again before the next sleep.
+  cq_armed_ = false;
   channels_.for_each([&](Channel& channel) {
     channel.engine.tick(now);
     // An accepted channel that authenticated (or failed to) no longer counts as pending.

@@ -25,11 +25,12 @@
 
 #include "context/channel_table.h"
 #include "context/command_queue.h"
-#include "core/adaptive_spin.h"
+#include "context/adaptive_spin.h"
+#include "context/context_loop.h"
+#include "context/transport_driver.h"
 #include "core/channel.h"
 #include "wire/handshake.h"
 #include "protocol/event_record.h"
-#include "protocol/record_queue.h"
 #include "verbs/cm_device.h"
 #include "verbs/cm_event_channel.h"
 #include "verbs/cm_id.h"
@@ -79,7 +80,7 @@ struct Refusal {
   uint32_t peer_value = 0;
 };
 
-class Context : public EventSink, public LoopCommands {
+class Context : public EventSink, public LoopCommands, private TransportDriver {
  public:
   // Channel memory blocks kept registered after their channel is gone (bounds the memory a
   // context pins beyond its open channels).
@@ -91,12 +92,12 @@ class Context : public EventSink, public LoopCommands {
   Context& operator=(const Context&) = delete;
 
   // Waits for completions, async events, connection events, records or a wake-up and writes up
-  // to `capacity` records. timeout_ms < 0 waits without limit; `mode` says how (adaptive_spin.h).
+  // to `capacity` records (context/context_loop.h); `mode` says how (context/adaptive_spin.h).
   int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode);
   // Polls the CQ once without touching any fd (the native benchmark's spin loop); the caller is
   // the loop thread from now on.
   int poll(EventRecord* out, int capacity);
-  void wake();
+  void wake() noexcept { loop_.wake(); }
 
   std::unique_ptr<verbs::MemoryRegion> register_memory(void* address, std::size_t length, int access);
 
@@ -119,8 +120,8 @@ class Context : public EventSink, public LoopCommands {
   void decide(int64_t handle, bool accept, uint32_t code, const std::string& text);
 
   // --- EventSink, LoopCommands ----------------------------------------------------------------
-  void emit(const EventRecord& record) override;
-  bool in_loop_thread() const noexcept override { return std::this_thread::get_id() == loop_thread_.load(); }
+  void emit(const EventRecord& record) override { loop_.emit(record); }
+  bool in_loop_thread() const noexcept override { return loop_.in_loop_thread(); }
   void disconnect_later(uint32_t key) noexcept override;
 
   ibv_context* device() const noexcept { return device_.get(); }
@@ -140,7 +141,6 @@ class Context : public EventSink, public LoopCommands {
   // Queues a command and wakes the loop; never loses it (deferred in its object when the queue
   // cannot grow).
   void enqueue(const Command& command) noexcept;
-  void run_commands();
   void run_command(Command& c);
   void run_deferred_commands();
   void settle_pending(Channel& channel) noexcept;
@@ -149,10 +149,6 @@ class Context : public EventSink, public LoopCommands {
   Channel* add_channel(const ChannelOptions& options, bool passive);
   // Takes the channel out of the table (it stops counting as pending); the caller deletes it.
   std::unique_ptr<Channel> remove_channel(Channel* channel) noexcept;
-  int take_records(EventRecord* out, int capacity);
-  void tick_channels();
-  // Channels whose transfers waited for the receive budget try again once bytes came back.
-  void retry_budget_waiters();
   // connections.cc
   void start_connect(Channel& channel);
   void drain_cm_events();
@@ -167,14 +163,18 @@ class Context : public EventSink, public LoopCommands {
   void fill_conn_param(rdma_conn_param* param, const Channel& channel, uint8_t* private_data) const;
   void apply_id_options(verbs::CmId& id, const ChannelOptions& options) const;
   bool is_listener(const void* context) noexcept;
-  // event_loop.cc
-  void poll_cq(int budget);
+  // event_loop.cc: the verbs driver (context/transport_driver.h)
+  bool poll(int budget) override;
+  unsigned polls_per_fd_check() const noexcept override;
+  bool arm_for_sleep(int budget) override;
+  void on_ready(void* tag) override;
+  void run_commands() override;
+  void tick(std::chrono::steady_clock::time_point now) override;
+  void retry_budget(uint32_t key) override;
+  // Polls up to `budget` completions, hands them to their engines and flushes the engines touched;
+  // true when it found any.
+  bool poll_cq(int budget);
   void flush_dirty_channels();
-  int busy_wait(EventRecord* out, int capacity, int timeout_ms);
-  // PollMode::kAdaptive: spins on the CQ for the learned budget; returns the records found, or 0
-  // when the budget ran out or another thread asked for the loop (wake()).
-  int spin_before_sleep(EventRecord* out, int capacity);
-  void check_fds(int timeout_ms);
   void drain_async_events();
   void drain_completion_channel();
 
@@ -185,28 +185,23 @@ class Context : public EventSink, public LoopCommands {
   verbs::CompletionQueue cq_;
   RegisteredBlocks blocks_;  // channel memory, kept registered for reuse
   verbs::CmEventChannel cm_channel_;
-  int epoll_fd_ = -1;
-  int wake_fd_ = -1;
+  // What the loop's epoll hands back for the verbs fds (on_ready).
+  enum class Source : uint8_t { kCompletion, kAsync, kCm };
+  Source sources_[3] = {Source::kCompletion, Source::kAsync, Source::kCm};
   int max_rd_atomic_ = 1;
   uint32_t read_chunk_ = 1u << 20;  // bytes per rendezvous READ, within the port's max_msg_sz
-  ReceiveBudget budget_;
   const uint32_t max_pending_connections_;
   uint32_t pending_connections_ = 0;  // loop thread
-  bool poll_pending_ = true;  // the CQ may hold completions not yet polled
-  AdaptiveSpin spin_;         // loop thread
-  std::chrono::steady_clock::time_point idle_since_{};  // loop thread: when the CQ was last found empty
-  std::atomic<bool> wake_requested_{false};  // set by wake(): a spin gives way to the eventfd
+  // Loop thread: the CQ is armed, its notification not yet read. It stays unarmed while it has work:
+  // arming costs a system call on some devices (rxe).
+  bool cq_armed_ = false;
   bool closed_ = false;
   bool device_removed_ = false;  // loop thread: kDeviceRemoved was reported
-  std::atomic<std::thread::id> loop_thread_{};
-  std::chrono::steady_clock::time_point next_tick_{};
 
+  ContextLoop loop_;  // before the channels: their engines give receive budget back as they go
   ChannelTable<Channel> channels_;
   std::vector<Channel*> dirty_;  // loop thread only
   std::vector<std::unique_ptr<AwaitingAdmission>> awaiting_;  // loop thread only
-
-  // Records for Java, from any thread; the loop hands them over in order.
-  RecordQueue records_;
 
   CommandQueue<Command> commands_;
   std::vector<Listener*> listeners_;

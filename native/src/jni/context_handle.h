@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/adaptive_spin.h"
+#include "context/adaptive_spin.h"
 #include "core/channel.h"
 #include "core/context.h"
 #include "protocol/channel_engine.h"

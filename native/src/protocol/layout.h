@@ -27,7 +27,7 @@ inline std::string cross_language_layout() {
          field("remote_address", offsetof(Submission, remote_address)) + "," + field("rkey", offsetof(Submission, rkey)) +
          "," + field("immediate", offsetof(Submission, immediate)) + "," + field("seq", offsetof(Submission, seq)) + "," +
          field("compare_add", offsetof(Submission, compare_add)) + "," + field("swap", offsetof(Submission, swap)) +
-         "; " + channel_settings_layout() + "; counters " + ChannelCounters::layout() + "; poll modes EVENT,ADAPTIVE,BUSY" +  // core/adaptive_spin.h
+         "; " + channel_settings_layout() + "; counters " + ChannelCounters::layout() + "; poll modes EVENT,ADAPTIVE,BUSY" +  // context/adaptive_spin.h
          "; transports AUTO,VERBS,TCP,SHM" +  // jni/context_handle.h: TransportKind
          "; " + code_layout();
 }

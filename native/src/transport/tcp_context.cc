@@ -20,41 +20,17 @@ TcpChannelEntry::TcpChannelEntry(uint32_t channel_key, const EngineOptions& opti
       engine(channel_key, options, ChannelMemory{memory.data(), memory.size()}, sink) {}
 
 TcpContext::TcpContext(uint32_t adaptive_spin_us, uint64_t receive_budget, SharedMemory shared_memory)
-    : budget_(receive_budget), spin_(uint64_t{adaptive_spin_us} * 1000), shared_memory_(shared_memory) {
-  epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
-  if (epoll_fd_ < 0) throw_errno("epoll_create1()", errno);
-  wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (wake_fd_ < 0) {
-    int error = errno;
-    ::close(epoll_fd_);
-    throw_errno("eventfd()", error);
-  }
-  epoll_event event{};
-  event.events = EPOLLIN;
-  event.data.ptr = &wake_tag_;
-  ::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &event);
-}
+    : loop_(*this, adaptive_spin_us, receive_budget), shared_memory_(shared_memory) {}
 
 TcpContext::~TcpContext() {
   channels_.clear();  // transports close their sockets
   for (auto& hello : hellos_) ::close(hello->fd);
   for (auto& listener : listeners_) ::close(listener->fd);
-  ::close(wake_fd_);
-  ::close(epoll_fd_);
 }
 
 void TcpContext::watch(int fd, void* object) {
-  epoll_event event{};
-  event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;  // edge-triggered: process() drains both ways
-  event.data.ptr = object;
-  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &event) != 0) throw_errno("epoll_ctl(ADD)", errno);
-}
-
-void TcpContext::wake() noexcept {
-  uint64_t one = 1;
-  if (::write(wake_fd_, &one, sizeof one) < 0) {
-    // EAGAIN: a wake-up is pending anyway
-  }
+  // Edge-triggered: process() drains both ways.
+  loop_.watch(fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, object);
 }
 
 void TcpContext::transport_progress(void* cookie) noexcept {
@@ -64,30 +40,27 @@ void TcpContext::transport_progress(void* cookie) noexcept {
   } catch (const std::bad_alloc&) {
     // the next event or tick of the channel hands the completion over
   }
-  if (std::this_thread::get_id() != loop_thread_.load()) wake();
+  if (!loop_.in_loop_thread()) wake();
 }
 
 // Channels whose requests completed outside process() (posted from the engine's flush, or from an
-// application thread): process them until none is left, a few rounds at most per wait.
-void TcpContext::process_progressed() {
+// application thread): process them until none is left, a few rounds at most per poll.
+bool TcpContext::process_progressed() {
+  bool any = false;
   for (int round = 0; round < 8; ++round) {
     {
       std::lock_guard<std::mutex> lock(progressed_mutex_);
-      if (progressed_.empty()) return;
+      if (progressed_.empty()) return any;
       progressing_.swap(progressed_);
     }
+    any = true;
     for (uint32_t key : progressing_) {
       TcpChannelEntry* channel = find(key);
       if (channel != nullptr && channel->transport) process(*channel);
     }
     progressing_.clear();
   }
-}
-
-void TcpContext::emit(const EventRecord& record) {
-  records_.push(record);
-  // e.g. a close from an application thread: the loop reports it now, not at its next tick
-  if (std::this_thread::get_id() != loop_thread_.load()) wake();
+  return any;
 }
 
 // ---- set-up calls (any thread) ------------------------------------------------------------------
@@ -123,10 +96,7 @@ TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const
     std::lock_guard<std::mutex> lock(listeners_mutex_);
     listeners_.push_back(std::move(listener));
   }
-  epoll_event event{};
-  event.events = EPOLLIN;
-  event.data.ptr = raw;
-  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, raw->fd, &event) != 0) throw_errno("epoll_ctl(ADD)", errno);
+  loop_.watch(raw->fd, EPOLLIN, raw);
   return raw;
 }
 
@@ -155,137 +125,67 @@ void TcpContext::enqueue(const Command& command) noexcept {
   wake();
 }
 
-// ---- the loop -------------------------------------------------------------------------------------
+// ---- the stream driver (context/transport_driver.h) -------------------------------------------
 
-// The loop waits as the context's poll mode says, as over verbs (core/adaptive_spin.h) with the
-// sockets in place of the CQ: busy polls epoll without sleeping, adaptive polls it for the learned
-// budget after activity before it sleeps, event sleeps at once. A sleep lasts at most 100 ms (the tick).
-int TcpContext::wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode) {
-  using Clock = std::chrono::steady_clock;
-  loop_thread_.store(std::this_thread::get_id());
-  run_commands();
-  tick();
-  bool work_waiting;
-  {
-    std::lock_guard<std::mutex> progress(progressed_mutex_);
-    work_waiting = records_.pending() || !progressed_.empty();
-  }
-  if (work_waiting) return poll_sockets(out, capacity, 0);
-  const int sleep_ms = std::min(timeout_ms < 0 ? 100 : timeout_ms, 100);
-  const Clock::time_point idle_since = Clock::now();
-  if (mode == PollMode::kBusy) {
-    for (unsigned spins = 1;; ++spins) {
-      bool with_epoll = shm_channels_.empty() || (spins & 15) == 0;
-      if (int n = poll_sockets(out, capacity, 0, with_epoll); n > 0 || woken_) return n;
-      if ((spins & 255) == 0) {
-        tick();
-        if (Clock::now() - idle_since >= std::chrono::milliseconds(sleep_ms)) return records_.take(out, capacity);
-        sched_yield();  // let a thread that shares this CPU go first; returns at once if none wants it
-      }
-    }
-  }
-  if (mode == PollMode::kAdaptive && spin_.budget_ns() > 0) {
-    const auto budget = std::chrono::nanoseconds(spin_.budget_ns());
-    for (unsigned spins = 1;; ++spins) {
-      int n = poll_sockets(out, capacity, 0, shm_channels_.empty() || (spins & 15) == 0);
-      Clock::duration waited = Clock::now() - idle_since;
-      if (n > 0 || woken_ || served_) {  // served: a peer's one-sided request, which Java never sees
-        spin_.found(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count()));
-        return n;
-      }
-      if (waited >= budget) {
-        spin_.missed();
-        break;
-      }
-      if ((spins & 15) == 0) sched_yield();
-    }
-  }
-  int n = poll_sockets(out, capacity, sleep_ms);
-  if (mode == PollMode::kAdaptive && (n > 0 || served_)) {
-    // Work ended the sleep: a spin from the moment the loop ran out of work would have caught it.
-    spin_.woken_after(static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - idle_since).count()));
-  }
-  return n;
-}
-
-// One epoll_wait (timeout_ms 0: a poll), the events dispatched, commands and progressed channels
-// run; returns the records. woken_ says whether another thread woke the loop (Java's tasks).
-int TcpContext::poll_sockets(EventRecord* out, int capacity, int timeout_ms, bool with_epoll) {
-  woken_ = false;
-  served_ = false;
-  epoll_event events[64];
-  int n = 0;
-  if (with_epoll) {
-    // Before a sleep, peers over shared memory are asked to ring the socket when they write.
-    bool armed = timeout_ms != 0 && !shm_channels_.empty();
-    if (armed && arm_shared_memory()) timeout_ms = 0;  // frames are waiting already
-    n = ::epoll_wait(epoll_fd_, events, 64, timeout_ms);
-    if (armed) disarm_shared_memory();
-  }
-  for (int i = 0; i < n; ++i) {
-    void* object = events[i].data.ptr;
-    switch (*static_cast<Watched*>(object)) {
-      case Watched::kWake: {
-        uint64_t count;
-        while (::read(wake_fd_, &count, sizeof count) > 0) {
-        }
-        woken_ = true;
-        break;
-      }
-      case Watched::kListener:
-        accept_all(*static_cast<TcpListener*>(object));
-        break;
-      case Watched::kHello:
-        continue_hello(*static_cast<TcpHello*>(object));
-        break;
-      case Watched::kChannel: {
-        auto& channel = *static_cast<TcpChannelEntry*>(object);
-        if (channel.transport != nullptr) channel.transport->drain_wakeups();
-        on_channel_event(channel);
-        served_ = true;
-        break;
-      }
-    }
-  }
+bool TcpContext::poll(int) {
+  bool worked = false;
   // Frames that came through shared memory raise no epoll event: the rings are looked at.
   for (std::size_t i = 0; i < shm_channels_.size(); ++i) {
     TcpChannelEntry* channel = shm_channels_[i];
     if (channel->transport->input_waiting()) {
       on_channel_event(*channel);
-      served_ = true;
+      worked = true;
     }
   }
-  run_commands();
-  process_progressed();
-  retry_budget_waiters();
-  return records_.take(out, capacity);
+  return process_progressed() || worked;
 }
 
-bool TcpContext::arm_shared_memory() noexcept {
+// Without shared memory the sockets are the transport: epoll is looked at on every spin. With it,
+// the rings are polled in user space and epoll (a system call) every 16th spin.
+unsigned TcpContext::polls_per_fd_check() const noexcept { return shm_channels_.empty() ? 1 : 16; }
+
+// Before a sleep, peers over shared memory are asked to ring the socket when they write.
+bool TcpContext::arm_for_sleep(int) {
+  if (shm_channels_.empty()) return false;
+  rings_armed_ = true;
   bool waiting = false;
   for (TcpChannelEntry* channel : shm_channels_) waiting = channel->transport->arm_sleep() || waiting;
   return waiting;
 }
 
-void TcpContext::disarm_shared_memory() noexcept {
+void TcpContext::after_sleep() noexcept {
+  if (!rings_armed_) return;
+  rings_armed_ = false;
   for (TcpChannelEntry* channel : shm_channels_) channel->transport->disarm_sleep();
+}
+
+void TcpContext::on_ready(void* object) {
+  switch (*static_cast<Watched*>(object)) {
+    case Watched::kListener:
+      accept_all(*static_cast<TcpListener*>(object));
+      break;
+    case Watched::kHello:
+      continue_hello(*static_cast<TcpHello*>(object));
+      break;
+    case Watched::kChannel: {
+      auto& channel = *static_cast<TcpChannelEntry*>(object);
+      if (channel.transport != nullptr) channel.transport->drain_wakeups();
+      on_channel_event(channel);
+      break;
+    }
+  }
 }
 
 EngineOptions TcpContext::with_budget(const EngineOptions& options) noexcept {
   EngineOptions own = options;
-  own.budget = &budget_;
+  own.budget = &loop_.budget();
   return own;
 }
 
-// Channels whose rendezvous transfers waited for the receive budget try again once bytes came back.
-void TcpContext::retry_budget_waiters() {
-  for (uint32_t key : budget_.waiters_to_retry()) {
-    TcpChannelEntry* channel = find(key);
-    if (channel != nullptr) {
-      channel->engine.retry_budget();
-      channel->engine.flush();
-    }
+void TcpContext::retry_budget(uint32_t key) {
+  if (TcpChannelEntry* channel = find(key)) {
+    channel->engine.retry_budget();
+    channel->engine.flush();
   }
 }
 
@@ -342,10 +242,7 @@ void TcpContext::run_deferred_commands() {
 }
 
 // Every 100 ms: the engines' own clocks (graceful close, keepalive, timeouts) and set-up deadlines.
-void TcpContext::tick() {
-  auto now = std::chrono::steady_clock::now();
-  if (now < next_tick_) return;
-  next_tick_ = now + std::chrono::milliseconds(100);
+void TcpContext::tick(std::chrono::steady_clock::time_point now) {
   channels_.for_each([&](TcpChannelEntry& channel) {
     if (channel.setup == TcpChannelEntry::Setup::kOpen) {
       channel.engine.tick(now);

@@ -23,12 +23,12 @@
 #include "context/channel_table.h"
 #include "context/command_queue.h"
 #include "context/connect_target.h"
-#include "core/adaptive_spin.h"
+#include "context/adaptive_spin.h"
+#include "context/context_loop.h"
+#include "context/transport_driver.h"
 #include "core/channel_memory.h"
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
-#include "protocol/receive_budget.h"
-#include "protocol/record_queue.h"
 #include "transport/shm_handover.h"
 #include "transport/shm_pipe.h"
 #include "transport/tcp_channel.h"
@@ -46,7 +46,7 @@ constexpr uint8_t kAnswerAccepted = 0;
 constexpr uint8_t kAnswerRejected = 1;
 
 // What epoll hands back: the first member of every watched object.
-enum class Watched : uint8_t { kWake, kListener, kHello, kChannel };
+enum class Watched : uint8_t { kListener, kHello, kChannel };
 
 struct TcpListener {
   Watched watched = Watched::kListener;
@@ -106,7 +106,7 @@ struct TcpChannelEntry {
   TcpListener* pending_in = nullptr;  // passive side: still counted as pending there (proving the key)
 };
 
-class TcpContext : public EventSink, public TransportWaker {
+class TcpContext : public EventSink, public TransportWaker, private TransportDriver {
  public:
   // `adaptive_spin_us`: the longest spin of PollMode::kAdaptive (RdmaConfig.adaptiveSpinMicros);
   // `receive_budget`: bytes being received by rendezvous, all channels (RdmaConfig.receiveBudget).
@@ -117,10 +117,12 @@ class TcpContext : public EventSink, public TransportWaker {
   TcpContext& operator=(const TcpContext&) = delete;
 
   // Waits for socket events, records or a wake-up and writes up to `capacity` records; runs the
-  // queued commands and the engines' tick. timeout_ms < 0 waits without limit (100 ms at most per
-  // call: the tick); `mode` says how (core/adaptive_spin.h).
-  int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode = PollMode::kEvent);
-  void wake() noexcept;
+  // queued commands and the engines' tick (context/context_loop.h); `mode` says how
+  // (context/adaptive_spin.h).
+  int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode = PollMode::kEvent) {
+    return loop_.wait_events(out, capacity, timeout_ms, mode);
+  }
+  void wake() noexcept { loop_.wake(); }
   MemoryTable& memory() noexcept { return memory_; }
 
   // Binds and listens now (any thread); throws RdmaError with the errno (address in use...).
@@ -142,7 +144,7 @@ class TcpContext : public EventSink, public TransportWaker {
   // Accepts (the channel is created: kIncoming) or refuses with kAdmissionRefused, code and text.
   void decide(int64_t handle, bool accept, uint32_t code, const std::string& text);
 
-  void emit(const EventRecord& record) override;
+  void emit(const EventRecord& record) override { loop_.emit(record); }
   // Tests: how long an accepted socket may take to say hello (5 s), and how many wait now.
   void set_hello_timeout(std::chrono::milliseconds timeout) noexcept { hello_timeout_ = timeout; }
   std::size_t pending_hellos() const;
@@ -151,15 +153,19 @@ class TcpContext : public EventSink, public TransportWaker {
 
  private:
   using Command = LoopCommand<TcpChannelEntry, TcpListener>;
-  // One round: epoll (unless `with_epoll` is false: a spin looks at the shared-memory rings only),
-  // the rings, commands; returns the records.
-  int poll_sockets(EventRecord* out, int capacity, int timeout_ms, bool with_epoll = true);
-  bool arm_shared_memory() noexcept;
-  void disarm_shared_memory() noexcept;
+  // The stream driver (context/transport_driver.h): sockets through the loop's epoll, the
+  // shared-memory rings and the channels whose requests completed off the loop by polling.
+  bool poll(int budget) override;
+  unsigned polls_per_fd_check() const noexcept override;
+  bool arm_for_sleep(int budget) override;
+  void after_sleep() noexcept override;
+  void on_ready(void* tag) override;
+  void run_commands() override;
+  void tick(std::chrono::steady_clock::time_point now) override;
+  void retry_budget(uint32_t key) override;
   // Queues a command and wakes the loop; never loses it (deferred in its object when the queue
   // cannot grow).
   void enqueue(const Command& command) noexcept;
-  void run_commands();
   void run_command(const Command& command);
   void run_deferred_commands();
   void start_connect(TcpChannelEntry& channel);
@@ -185,38 +191,29 @@ class TcpContext : public EventSink, public TransportWaker {
   void settle_pending(TcpChannelEntry& channel) noexcept;
   // Process a channel's input and flush what its engine has to send.
   void process(TcpChannelEntry& channel);
-  void tick();
   void watch(int fd, void* object);
 
-  int epoll_fd_ = -1;
-  int wake_fd_ = -1;
-  Watched wake_tag_ = Watched::kWake;
+  ContextLoop loop_;  // before the channels: their engines give receive budget back as they go
   MemoryTable memory_;
-  ReceiveBudget budget_;  // before the channels: their engines give bytes back as they go
   ChannelTable<TcpChannelEntry> channels_{"the TCP context"};  // created on any thread, freed by the loop
   std::mutex listeners_mutex_;  // listeners_ (created on any thread, closed by the loop)
   std::vector<std::unique_ptr<TcpListener>> listeners_;
-  RecordQueue records_;
   CommandQueue<Command> commands_;
-  std::chrono::steady_clock::time_point next_tick_{};
   std::chrono::milliseconds hello_timeout_{5000};
   mutable std::mutex hellos_mutex_;  // hellos_ (the loop changes it; tests read its size)
   std::vector<std::unique_ptr<TcpHello>> hellos_;
   std::mutex progressed_mutex_;
   std::vector<uint32_t> progressed_;  // keys of channels to process again
   std::vector<uint32_t> progressing_;  // loop thread
-  std::atomic<std::thread::id> loop_thread_{};
-  AdaptiveSpin spin_;    // loop thread
   const SharedMemory shared_memory_;
   std::vector<TcpChannelEntry*> shm_channels_;  // loop thread: channels whose frames go through rings
-  bool woken_ = false;   // loop thread: the last poll read a wake-up
-  bool served_ = false;  // loop thread: the last poll handled a channel's input (work, even without records)
-  void process_progressed();
+  bool rings_armed_ = false;  // loop thread: peers over shared memory were asked to ring before a sleep
+  // Processes the channels whose requests completed off the loop; true when there were any.
+  bool process_progressed();
   // The channel with this key, or null (gone, or a stale key). Loop thread (which frees channels).
   TcpChannelEntry* find(uint32_t key) const noexcept { return channels_.lookup(key); }
   // A channel's engine options with this context's receive budget.
   EngineOptions with_budget(const EngineOptions& options) noexcept;
-  void retry_budget_waiters();
 };
 
 }  // namespace jrdma::tcp

@@ -298,10 +298,11 @@ void TcpContext::open_from_hello(TcpHello& hello, wire::Handshake peer) {
   // The socket moves from the hello to the channel (same fd: epoll now hands the channel back).
   channel->fd = hello.fd;
   hello.fd = -1;
-  epoll_event event{};
-  event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
-  event.data.ptr = channel;
-  ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, channel->fd, &event);
+  try {
+    loop_.rewatch(channel->fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, channel);
+  } catch (const RdmaError&) {
+    // cannot fail for a fd already in the set (EPOLL_CTL_MOD of a watched fd with valid flags)
+  }
   TcpListener* from = hello.listener;
   std::unique_ptr<ShmPipe> rings = std::move(hello.pipe);
   if (we_authenticate) {

@@ -1,5 +1,5 @@
-// The adaptive mode's spin budget (core/adaptive_spin.h): what it learns from spins and sleeps.
-#include "core/adaptive_spin.h"
+// The adaptive mode's spin budget (context/adaptive_spin.h): what it learns from spins and sleeps.
+#include "context/adaptive_spin.h"
 
 #include <gtest/gtest.h>
 

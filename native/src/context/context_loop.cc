@@ -1,0 +1,202 @@
+#include "context/context_loop.h"
+
+#include <sched.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "core/error.h"
+
+namespace jrdma {
+
+namespace {
+
+uint64_t nanos(std::chrono::steady_clock::duration d) {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+}
+
+}  // namespace
+
+ContextLoop::ContextLoop(TransportDriver& driver, uint32_t adaptive_spin_us, uint64_t receive_budget)
+    : driver_(driver), spin_(uint64_t{adaptive_spin_us} * 1000), budget_(receive_budget) {
+  epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
+  if (epoll_fd_ < 0) throw_errno("epoll_create1()", errno);
+  wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (wake_fd_ < 0) {
+    int error = errno;
+    close();
+    throw_errno("eventfd()", error);
+  }
+  try {
+    watch(wake_fd_, EPOLLIN, &wake_tag_);
+  } catch (...) {
+    close();
+    throw;
+  }
+}
+
+ContextLoop::~ContextLoop() { close(); }
+
+void ContextLoop::close() noexcept {
+  if (epoll_fd_ >= 0) ::close(epoll_fd_);
+  if (wake_fd_ >= 0) ::close(wake_fd_);
+  epoll_fd_ = wake_fd_ = -1;
+}
+
+void ContextLoop::watch(int fd, uint32_t events, void* tag) {
+  epoll_event event{};
+  event.events = events;
+  event.data.ptr = tag;
+  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &event) != 0) throw_errno("epoll_ctl(ADD)", errno);
+}
+
+void ContextLoop::rewatch(int fd, uint32_t events, void* tag) {
+  epoll_event event{};
+  event.events = events;
+  event.data.ptr = tag;
+  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd, &event) != 0) throw_errno("epoll_ctl(MOD)", errno);
+}
+
+void ContextLoop::wake() noexcept {
+  wake_requested_.store(true, std::memory_order_release);
+  uint64_t one = 1;
+  if (::write(wake_fd_, &one, sizeof one) < 0) {
+    // EAGAIN: a wake-up is pending anyway; anything else: the loop still runs commands on its next round
+  }
+}
+
+void ContextLoop::emit(const EventRecord& record) {
+  records_.push(record);
+  if (!in_loop_thread()) wake();  // e.g. a close from an application thread: the loop reports it now
+}
+
+void ContextLoop::tick_if_due() {
+  Clock::time_point now = Clock::now();
+  if (now < next_tick_) return;
+  next_tick_ = now + std::chrono::milliseconds(kTickMs);
+  driver_.tick(now);
+}
+
+// Channels whose rendezvous transfers waited for the receive budget try again once bytes came back
+// (from this loop's channels, or from a close on another thread).
+void ContextLoop::retry_budget_waiters() {
+  for (uint32_t key : budget_.waiters_to_retry()) driver_.retry_budget(key);
+}
+
+bool ContextLoop::poll_transport(int budget) {
+  bool worked = driver_.poll(budget);
+  retry_budget_waiters();
+  return worked;
+}
+
+bool ContextLoop::check_fds(int timeout_ms) {
+  epoll_event events[64];
+  int ready = ::epoll_wait(epoll_fd_, events, 64, timeout_ms);
+  if (ready < 0) {
+    if (errno == EINTR) return false;
+    throw_errno("epoll_wait()", errno);
+  }
+  bool transport = false;
+  bool woken = false;
+  for (int i = 0; i < ready; ++i) {
+    if (events[i].data.ptr == &wake_tag_) {
+      woken = true;
+    } else {
+      driver_.on_ready(events[i].data.ptr);
+      transport = true;
+    }
+  }
+  if (woken) {
+    // After the fds: a command may free an object a ready fd of this batch names.
+    wake_requested_.store(false, std::memory_order_relaxed);
+    uint64_t count;
+    if (::read(wake_fd_, &count, sizeof count) == sizeof count) emit(make_record(EventKind::kWakeup, 0));  // Java runs its tasks
+    driver_.run_commands();
+  }
+  retry_budget_waiters();
+  return transport;
+}
+
+int ContextLoop::wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode) {
+  if (capacity < 4) throw RdmaError(ErrorKind::kIllegalArgument, "capacity must be at least 4");
+  enter();
+  driver_.run_commands();
+  tick_if_due();
+  // Records left from the last round (more than one batch) go first; new work only when none are.
+  if (int n = take_records(out, capacity); n > 0) return n;
+  if (mode == PollMode::kBusy) return busy_wait(out, capacity, timeout_ms);
+  poll_transport(capacity);
+  if (int n = take_records(out, capacity); n > 0) return n;
+  const Clock::time_point idle_since = Clock::now();  // what ends the idleness is measured from here
+  if (mode == PollMode::kAdaptive && spin_.budget_ns() > 0) {
+    int n = 0;
+    if (spin_before_sleep(out, capacity, idle_since, &n)) return n;
+  }
+  // Armed, then polled once more by the driver: work that came between the last poll and the arm
+  // raises no event, so it must be picked up before sleeping.
+  bool work_waiting = driver_.arm_for_sleep(capacity);
+  int n = take_records(out, capacity);
+  bool transport = false;
+  if (n == 0) transport = check_fds(work_waiting ? 0 : std::min(timeout_ms < 0 ? kTickMs : timeout_ms, kTickMs));
+  driver_.after_sleep();
+  if (n > 0) return n;
+  transport = poll_transport(capacity) || transport;
+  if (mode == PollMode::kAdaptive && transport) {
+    // Work ended the sleep: had the loop spun from the moment it ran out of work (not only from the
+    // sleep's start, after a spin that fell short), it would have caught it.
+    spin_.woken_after(nanos(Clock::now() - idle_since));
+  }
+  tick_if_due();
+  return take_records(out, capacity);
+}
+
+bool ContextLoop::spin_before_sleep(EventRecord* out, int capacity, Clock::time_point idle_since, int* records) {
+  const auto budget = std::chrono::nanoseconds(spin_.budget_ns());
+  const unsigned fd_every = std::max(1u, driver_.polls_per_fd_check());
+  for (unsigned spins = 1;; ++spins) {
+    bool worked = poll_transport(capacity);
+    // Commands and Java's tasks arrive through the eventfd: stop spinning so that they run now.
+    if (wake_requested_.load(std::memory_order_acquire)) return false;
+    if (spins % fd_every == 0) worked = check_fds(0) || worked;
+    *records = take_records(out, capacity);
+    Clock::duration waited = Clock::now() - idle_since;
+    if (*records > 0 || worked) {
+      spin_.found(nanos(waited));
+      return true;
+    }
+    if (waited >= budget) {
+      spin_.missed();
+      return false;
+    }
+    // Let other runnable threads of this CPU go first now and then: the application thread that
+    // would post the next request, or one spinning on memory the peer writes, may share the CPU.
+    // Returns at once when nothing else wants it.
+    if ((spins & 15) == 0) sched_yield();
+  }
+}
+
+int ContextLoop::busy_wait(EventRecord* out, int capacity, int timeout_ms) {
+  // The fds (wake-ups, connection events, sockets) are looked at every polls_per_fd_check() spins:
+  // each look is a system call — expensive, and very expensive under emulation.
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
+  const unsigned fd_every = std::max(1u, driver_.polls_per_fd_check());
+  for (unsigned spins = 1;; ++spins) {
+    poll_transport(capacity);
+    if (spins % fd_every == 0) check_fds(0);
+    if (int n = take_records(out, capacity); n > 0) return n;
+    if ((spins & 255) == 0) {
+      tick_if_due();
+      if (int n = take_records(out, capacity); n > 0) return n;
+      if (timeout_ms >= 0 && Clock::now() >= deadline) return 0;
+      // Idle for a while: let other runnable threads of this CPU go first (an application thread
+      // that shares the CPU, e.g. one spinning on memory a peer writes). Returns at once when
+      // nothing else wants the CPU.
+      sched_yield();
+    }
+  }
+}
+
+}  // namespace jrdma
