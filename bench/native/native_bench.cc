@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "core/context.h"
-#include "core/error.h"
+#include "transports/verbs/verbs_context.h"
+#include "base/error.h"
 
 namespace {
 
@@ -40,8 +40,8 @@ double now_us() { return std::chrono::duration<double, std::micro>(Clock::now().
 
 // One side: a context, its channel (engine + verbs transport) and a registered data buffer.
 struct Side {
-  std::unique_ptr<jrdma::Context> context;
-  jrdma::Channel* channel = nullptr;
+  std::unique_ptr<jrdma::VerbsContext> context;
+  jrdma::VerbsChannelEntry* channel = nullptr;
   std::vector<uint8_t> data;
   std::unique_ptr<jrdma::verbs::MemoryRegion> data_mr;
   // Where messages above the eager size are read to (one registered buffer for all, as perftest
@@ -70,7 +70,7 @@ struct Side {
     using jrdma::EventKind;
     switch (static_cast<EventKind>(r.kind)) {
       case EventKind::kIncoming:
-        channel = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.c));
+        channel = reinterpret_cast<jrdma::VerbsChannelEntry*>(static_cast<uintptr_t>(r.c));
         break;
       case EventKind::kChannelOpen:
         established = true;
@@ -126,7 +126,7 @@ struct Side {
 struct Pair {
   Side server;
   Side client;
-  jrdma::Listener* listener = nullptr;
+  jrdma::VerbsListener* listener = nullptr;
 
   void poll_both() {
     server.poll();
@@ -137,8 +137,8 @@ struct Pair {
 void open_pair(Pair& pair, const Options& o, int port) {
   jrdma::ContextOptions context_options;
   context_options.device_name = o.device;
-  pair.server.context = std::make_unique<jrdma::Context>(context_options);
-  pair.client.context = std::make_unique<jrdma::Context>(context_options);
+  pair.server.context = std::make_unique<jrdma::VerbsContext>(context_options);
+  pair.client.context = std::make_unique<jrdma::VerbsContext>(context_options);
   jrdma::ChannelOptions channel_options;
   channel_options.queue_pair.depth = kDepth;
   channel_options.queue_pair.eager = kEager;

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
-#include "transport/tcp_context.h"
+#include "base/error.h"
+#include "transports/stream/tcp_context.h"
 #include "wire/message_header.h"
 
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "protocol/channel_engine.h"
-#include "transport/tcp_channel.h"
+#include "transports/stream/tcp_channel.h"
 
 using namespace jrdma;
 

@@ -1,8 +1,8 @@
-#include "core/async_event.h"
+#include "transports/verbs/async_event.h"
 
 #include <gtest/gtest.h>
 
-#include "verbs/memory_region.h"
+#include "transports/verbs/memory_region.h"
 
 using jrdma::AsyncSeverity;
 using jrdma::classify_async_event;

@@ -1,4 +1,4 @@
-#include "core/device_info_format.h"
+#include "transports/verbs/device_info_format.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-#include "core/error.h"
+#include "base/error.h"
 
 using jrdma::DeviceInfo;
 using jrdma::GidInfo;

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "core/error.h"
+#include "base/error.h"
 
 namespace jrdma {
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "core/error.h"
+#include "base/error.h"
 
 // As in verbs_library.cc: the dl* functions' first version, which every glibc from 2.28 on has.
 __asm__(".symver dlopen,dlopen@GLIBC_2.2.5");

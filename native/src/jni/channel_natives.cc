@@ -130,7 +130,7 @@ jstring peerAddress0(JNIEnv* env, jclass, jlong context, jlong channel) {
 }
 
 // The receive ring as a direct buffer: Java's messages are read-only views of its slots. The
-// memory outlives the channel (core/channel_memory.h), so a view kept too long reads zeros.
+// memory outlives the channel (context/channel_memory.h), so a view kept too long reads zeros.
 jobject ring0(JNIEnv* env, jclass, jlong context, jlong channel) {
   ChannelMemory ring = context_of(context)->ring(channel);
   return env->NewDirectByteBuffer(ring.base, static_cast<jlong>(ring.size));

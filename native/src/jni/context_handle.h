@@ -1,5 +1,5 @@
 // What the JNI layer asks of a context, whatever carries its channels: the verbs context
-// (core/context.h) or the TCP context (transport/tcp_context.h). Java holds a ContextHandle* as the
+// (transports/verbs/verbs_context.h) or the TCP context (transports/stream/tcp_context.h). Java holds a ContextHandle* as the
 // context's handle; channels, listeners and admission requests keep the handles the contexts put in
 // their records (their own objects), and every call about one names its context, which knows the
 // type. So the contexts stay free of JNI, and the records mean the same over every transport.
@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "context/adaptive_spin.h"
-#include "core/channel.h"
-#include "core/context.h"
+#include "transports/verbs/verbs_channel_entry.h"
+#include "transports/verbs/verbs_context.h"
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
 

@@ -7,7 +7,7 @@
 #include <exception>
 #include <new>
 
-#include "core/error.h"
+#include "base/error.h"
 
 namespace jrdma::jni {
 

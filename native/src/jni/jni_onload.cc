@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "core/device_info.h"
-#include "core/device_info_format.h"
-#include "core/version.h"
+#include "transports/verbs/device_info.h"
+#include "transports/verbs/device_info_format.h"
+#include "base/version.h"
 #include "protocol/layout.h"
 #include "jni/channel_natives.h"
 #include "jni/context_natives.h"

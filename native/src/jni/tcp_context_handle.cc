@@ -1,14 +1,14 @@
-// The TCP context (transport/tcp_context.h) behind JNI's ContextHandle: channels are
+// The TCP context (transports/stream/tcp_context.h) behind JNI's ContextHandle: channels are
 // TcpChannelEntry*, listeners TcpListener* (the pointers its records carry); registrations are
 // entries of its memory table, whose key serves as both lkey and rkey.
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "jni/context_handle.h"
 #include "jni/handles.h"
-#include "transport/socket_address.h"
-#include "transport/tcp_context.h"
+#include "base/socket_address.h"
+#include "transports/stream/tcp_context.h"
 
 namespace jrdma::jni {
 
@@ -38,7 +38,7 @@ class TcpRegistration final : public Registration {
 // its device (ChannelOptions leaves one READ in flight for it to fill in) are the stream's own here:
 // READs pipeline without limit of a queue pair, so a transfer keeps several in flight.
 EngineOptions stream_options(const ChannelOptions& options) {
-  EngineOptions engine = Channel::engine_options(options);
+  EngineOptions engine = VerbsChannelEntry::engine_options(options);
   engine.max_reads = kStreamReads;
   engine.read_chunk = kStreamReadChunk;
   return engine;

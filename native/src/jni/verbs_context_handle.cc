@@ -1,12 +1,12 @@
-// The verbs context (core/context.h) behind JNI's ContextHandle: channels are Channel*, listeners
-// Listener*, admission requests AwaitingAdmission* (the pointers the context's records carry).
+// The verbs context (transports/verbs/verbs_context.h) behind JNI's ContextHandle: channels are VerbsChannelEntry*, listeners
+// VerbsListener*, admission requests AwaitingAdmission* (the pointers the context's records carry).
 #include <arpa/inet.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "jni/context_handle.h"
 #include "jni/handles.h"
-#include "transport/socket_address.h"
-#include "verbs/memory_region.h"
+#include "base/socket_address.h"
+#include "transports/verbs/memory_region.h"
 
 namespace jrdma::jni {
 
@@ -42,31 +42,31 @@ class VerbsContextHandle final : public ContextHandle {
     return to_handle(context_.listen(reinterpret_cast<const sockaddr*>(&address), options, backlog));
   }
   int listener_port(int64_t listener) const override {
-    return ntohs(rdma_get_src_port(from_handle<Listener>(listener)->id.get()));
+    return ntohs(rdma_get_src_port(from_handle<VerbsListener>(listener)->id.get()));
   }
-  void close_listener(int64_t listener) override { context_.close_listener(from_handle<Listener>(listener)); }
+  void close_listener(int64_t listener) override { context_.close_listener(from_handle<VerbsListener>(listener)); }
 
   int64_t create_channel(const ChannelOptions& options) override { return to_handle(context_.create_channel(options)); }
-  ChannelEngine& engine(int64_t channel) override { return from_handle<Channel>(channel)->engine; }
+  ChannelEngine& engine(int64_t channel) override { return from_handle<VerbsChannelEntry>(channel)->engine; }
   void connect(int64_t channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms,
                std::vector<uint8_t> connect_data) override {
-    Channel* c = from_handle<Channel>(channel);
+    VerbsChannelEntry* c = from_handle<VerbsChannelEntry>(channel);
     c->connect_data = std::move(connect_data);
     context_.connect(c, remote, local, timeout_ms);
   }
-  void destroy_channel(int64_t channel) override { context_.destroy_channel(from_handle<Channel>(channel)); }
+  void destroy_channel(int64_t channel) override { context_.destroy_channel(from_handle<VerbsChannelEntry>(channel)); }
   ChannelMemory ring(int64_t channel) override {
-    Channel* c = from_handle<Channel>(channel);
+    VerbsChannelEntry* c = from_handle<VerbsChannelEntry>(channel);
     return ChannelMemory{c->memory().base, std::size_t{c->options.queue_pair.depth} * c->options.queue_pair.eager};
   }
   std::string peer_address(int64_t channel) override {
-    rdma_cm_id* id = from_handle<Channel>(channel)->transport.cm_id();
+    rdma_cm_id* id = from_handle<VerbsChannelEntry>(channel)->transport.cm_id();
     return id == nullptr ? std::string() : address_text(rdma_get_peer_addr(id));
   }
   std::string describe_link(int64_t channel) override {
-    return from_handle<Channel>(channel)->transport.describe_queue_pair();
+    return from_handle<VerbsChannelEntry>(channel)->transport.describe_queue_pair();
   }
-  std::string refusal_text(int64_t channel) override { return from_handle<Channel>(channel)->refusal_text; }
+  std::string refusal_text(int64_t channel) override { return from_handle<VerbsChannelEntry>(channel)->refusal_text; }
 
   std::string admission_peer(int64_t request) const override { return awaiting(request).peer_address; }
   std::vector<uint8_t> admission_data(int64_t request) const override { return awaiting(request).data; }
@@ -81,7 +81,7 @@ class VerbsContextHandle final : public ContextHandle {
     return *awaiting;
   }
 
-  Context context_;
+  VerbsContext context_;
 };
 
 }  // namespace

@@ -3,7 +3,7 @@
 // id, with a deadline; serving the peer's requests within a quota, with Java allocating the memory;
 // releases both ways; and tokens, memory access either side hands the other. Every field from the
 // peer is checked before it is used, and a request over the quota is refused before Java is asked.
-#include "core/error.h"
+#include "base/error.h"
 #include "protocol/channel_engine.h"
 
 namespace jrdma {

@@ -11,7 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "crypto/crypto.h"
 #include "protocol/channel_engine.h"
 

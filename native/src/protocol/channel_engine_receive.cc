@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "protocol/channel_engine.h"
 
 namespace jrdma {

@@ -32,7 +32,7 @@
 //   kDeviceRemoved     nothing: the context's device is being removed (rdma_cm's DEVICE_REMOVAL on
 //                      one of its ids); reported once, its channels close with ClosedCause::kDeviceRemoved
 //   kAdmissionRequest  c = request handle, d = listener handle: a connection request waits for the
-//                      listener's admission policy (Context::awaiting, Context::decide)
+//                      listener's admission policy (VerbsContext::awaiting, VerbsContext::decide)
 //   kToken             a = wire::RemoteAccess bits, b = rkey, c = address, d = length: the peer
 //                      gave us access to its memory (in message order with kMessage)
 //

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/error.h"
+#include "base/error.h"
 
 namespace jrdma {
 namespace {

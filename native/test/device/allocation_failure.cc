@@ -30,7 +30,7 @@ ChannelOptions small_channels() {
   return channel;
 }
 
-Listener* listen_on(Context& context, int port) {
+VerbsListener* listen_on(VerbsContext& context, int port) {
   sockaddr_in bind{};
   bind.sin_family = AF_INET;
   bind.sin_port = htons(static_cast<uint16_t>(port));

@@ -5,7 +5,7 @@
 
 #include <atomic>
 
-#include "core/context.h"
+#include "transports/verbs/verbs_context.h"
 
 namespace jrdma::test {
 
@@ -24,7 +24,7 @@ inline ContextOptions device(const char* name) {
 // The channels both tests use: small, so that a cycle is quick.
 ChannelOptions small_channels();
 // A listener on kServerIp:port of `context` for small_channels().
-Listener* listen_on(Context& context, int port);
+VerbsListener* listen_on(VerbsContext& context, int port);
 
 // What the test is doing (the watchdog names it) and which allocation fails.
 extern std::atomic<const char*> step;

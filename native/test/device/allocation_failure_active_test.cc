@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/context.h"
+#include "transports/verbs/verbs_context.h"
 #include "test/device/allocation_failure.h"
 #include "wire/handshake.h"
 
@@ -57,7 +57,7 @@ class PeerServer {
         auto key = static_cast<uint32_t>(r.key);
         switch (static_cast<jrdma::EventKind>(r.kind)) {
           case jrdma::EventKind::kIncoming:
-            channels_[key] = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.c));
+            channels_[key] = reinterpret_cast<jrdma::VerbsChannelEntry*>(static_cast<uintptr_t>(r.c));
             break;
           case jrdma::EventKind::kMessage: {
             ++messages;
@@ -80,9 +80,9 @@ class PeerServer {
     }
   }
 
-  jrdma::Context context_;
-  jrdma::Listener* listener_ = nullptr;
-  std::map<uint32_t, jrdma::Channel*> channels_;  // loop thread
+  jrdma::VerbsContext context_;
+  jrdma::VerbsListener* listener_ = nullptr;
+  std::map<uint32_t, jrdma::VerbsChannelEntry*> channels_;  // loop thread
   std::atomic<bool> stop_{false};
   std::thread loop_;
 };
@@ -214,10 +214,10 @@ class ActiveClient {
     }
   }
 
-  jrdma::Context context_;
+  jrdma::VerbsContext context_;
   std::vector<uint8_t> buffer_;
   std::unique_ptr<jrdma::verbs::MemoryRegion> region_;
-  jrdma::Channel* channel_ = nullptr;
+  jrdma::VerbsChannelEntry* channel_ = nullptr;
   uint32_t key_ = 0;
   jrdma::EventRecord records_[64];
   long countdown_ = -1;

@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/context.h"
+#include "transports/verbs/verbs_context.h"
 #include "test/device/allocation_failure.h"
 #include "wire/handshake.h"
 
@@ -149,7 +149,7 @@ class Server {
     switch (static_cast<jrdma::EventKind>(r.kind)) {
       case jrdma::EventKind::kIncoming:
         incoming = true;
-        channel_ = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.c));
+        channel_ = reinterpret_cast<jrdma::VerbsChannelEntry*>(static_cast<uintptr_t>(r.c));
         break;
       case jrdma::EventKind::kChannelOpen:
         opened = true;
@@ -165,9 +165,9 @@ class Server {
     }
   }
 
-  jrdma::Context context_;
-  jrdma::Listener* listener_ = nullptr;
-  jrdma::Channel* channel_ = nullptr;
+  jrdma::VerbsContext context_;
+  jrdma::VerbsListener* listener_ = nullptr;
+  jrdma::VerbsChannelEntry* channel_ = nullptr;
   jrdma::EventRecord records_[64];
   long countdown_ = -1;
   long index_ = -1;

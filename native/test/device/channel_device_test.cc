@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/context.h"
+#include "transports/verbs/verbs_context.h"
 #include "wire/control_message.h"
 #include "wire/handshake.h"
 #include "wire/message_header.h"
@@ -104,7 +104,7 @@ jrdma::wire::Handshake valid_handshake() {
 }
 
 // Runs the server's loop until `done` says so or 20 s pass; calls `on` for every record.
-void run_loop(jrdma::Context& server, const std::function<bool(const jrdma::EventRecord&)>& on) {
+void run_loop(jrdma::VerbsContext& server, const std::function<bool(const jrdma::EventRecord&)>& on) {
   jrdma::EventRecord records[64];
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -125,11 +125,11 @@ jrdma::ContextOptions rxe0() {
 }  // namespace
 
 TEST(ChannelDevice, WrongProtocolVersionIsRejectedWithAReasonBothSidesDecode) {
-  jrdma::Context server(rxe0());
+  jrdma::VerbsContext server(rxe0());
   jrdma::ChannelOptions options;
   options.queue_pair.eager = 4096;
   sockaddr_in bind = address(kServerIp, 21001);
-  jrdma::Listener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
+  jrdma::VerbsListener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
 
   std::atomic<bool> client_done{false};
   RawClient client;
@@ -175,7 +175,7 @@ struct RawChannel {
     std::thread peer([&] { connected = client.connect(port, valid_handshake()); });
     run_loop(server, [&](const jrdma::EventRecord& r) {
       if (r.kind == static_cast<int32_t>(jrdma::EventKind::kIncoming)) {
-        channel = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.c));
+        channel = reinterpret_cast<jrdma::VerbsChannelEntry*>(static_cast<uintptr_t>(r.c));
       }
       return r.kind == static_cast<int32_t>(jrdma::EventKind::kChannelOpen);
     });
@@ -218,10 +218,10 @@ struct RawChannel {
     if (message_mr != nullptr) ibv_dereg_mr(message_mr);
   }
 
-  jrdma::Context server;
-  jrdma::Listener* listener = nullptr;
+  jrdma::VerbsContext server;
+  jrdma::VerbsListener* listener = nullptr;
   RawClient client;
-  jrdma::Channel* channel = nullptr;
+  jrdma::VerbsChannelEntry* channel = nullptr;
   bool ok = false;
   uint8_t message[jrdma::wire::kHeaderSize + jrdma::wire::kControlPayloadSize] = {};
   ibv_mr* message_mr = nullptr;
@@ -350,15 +350,15 @@ struct HalfOpenClient {
 }  // namespace
 
 TEST(ChannelDevice, ConnectionRequestsNeverCompletedAreBoundedPerListenerAndRejectedWithTheLimit) {
-  jrdma::Context server(rxe0());
+  jrdma::VerbsContext server(rxe0());
   jrdma::ChannelOptions options;
   options.queue_pair.eager = 4096;
   options.queue_pair.depth = 16;
   options.max_pending = 3;
   sockaddr_in bind = address(kServerIp, 21005);
-  jrdma::Listener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 16);
+  jrdma::VerbsListener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 16);
   std::atomic<bool> stop{false};
-  std::vector<jrdma::Channel*> accepted;
+  std::vector<jrdma::VerbsChannelEntry*> accepted;
   std::atomic<int> established{0};
   std::thread loop([&] {
     jrdma::EventRecord records[64];
@@ -366,7 +366,7 @@ TEST(ChannelDevice, ConnectionRequestsNeverCompletedAreBoundedPerListenerAndReje
       int n = server.wait_events(records, 64, 50, jrdma::PollMode::kEvent);
       for (int i = 0; i < n; ++i) {
         if (records[i].kind == static_cast<int32_t>(jrdma::EventKind::kIncoming)) {
-          accepted.push_back(reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(records[i].c)));
+          accepted.push_back(reinterpret_cast<jrdma::VerbsChannelEntry*>(static_cast<uintptr_t>(records[i].c)));
         }
         if (records[i].kind == static_cast<int32_t>(jrdma::EventKind::kChannelOpen)) ++established;
       }
@@ -395,7 +395,7 @@ TEST(ChannelDevice, ConnectionRequestsNeverCompletedAreBoundedPerListenerAndReje
   EXPECT_EQ(RDMA_CM_EVENT_CONNECT_RESPONSE, attempt(&reason, &detail)) << "a place freed by an established channel";
   stop = true;
   loop.join();
-  for (jrdma::Channel* channel : accepted) server.destroy_channel(channel);
+  for (jrdma::VerbsChannelEntry* channel : accepted) server.destroy_channel(channel);
   server.close_listener(listener);
   jrdma::EventRecord records[64];
   server.wait_events(records, 64, 0, jrdma::PollMode::kEvent);  // runs the queued destroys and the close
@@ -406,14 +406,14 @@ TEST(ChannelDevice, ConnectionRequestsNeverCompletedAreBoundedPerListenerAndReje
 // server's queue pair grants no remote access until the proof, so an RDMA READ or WRITE with a
 // valid rkey of the server's memory fails (remote invalid request on rxe) and moves no byte.
 TEST(ChannelDevice, ARawPeerThatNeverProvesTheKeyReadsAndWritesNothingThroughAValidRkey) {
-  jrdma::Context server(rxe0());
+  jrdma::VerbsContext server(rxe0());
   jrdma::ChannelOptions options;
   options.queue_pair.eager = 4096;
   options.queue_pair.depth = 16;
   options.psk = {'k', 'e', 'y'};
   int port = 21010;
   sockaddr_in bind = address(kServerIp, port);
-  jrdma::Listener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
+  jrdma::VerbsListener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
   std::vector<uint8_t> secret(4096, 0x5a);
   auto region = server.register_memory(secret.data(), secret.size(),
                                        IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
@@ -423,10 +423,10 @@ TEST(ChannelDevice, ARawPeerThatNeverProvesTheKeyReadsAndWritesNothingThroughAVa
     hello.flags |= jrdma::wire::kFlagAuthenticate;
     std::atomic<bool> connected{false};
     std::thread peer([&] { connected = client.connect(port, hello); });
-    jrdma::Channel* channel = nullptr;
+    jrdma::VerbsChannelEntry* channel = nullptr;
     run_loop(server, [&](const jrdma::EventRecord& r) {
       if (r.kind == static_cast<int32_t>(jrdma::EventKind::kIncoming)) {
-        channel = reinterpret_cast<jrdma::Channel*>(static_cast<uintptr_t>(r.c));
+        channel = reinterpret_cast<jrdma::VerbsChannelEntry*>(static_cast<uintptr_t>(r.c));
       }
       return channel != nullptr;
     });

@@ -6,8 +6,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/context.h"
-#include "core/error.h"
+#include "transports/verbs/verbs_context.h"
+#include "base/error.h"
 
 namespace {
 
@@ -22,7 +22,7 @@ jrdma::ContextOptions rxe0() {
 
 TEST(ContextDevice, OpensAndClosesManyTimes) {
   for (int i = 0; i < 50; ++i) {
-    jrdma::Context context(rxe0());
+    jrdma::VerbsContext context(rxe0());
     EXPECT_GT(context.cq_capacity(), 0);
     EXPECT_EQ("", context.close());
   }
@@ -32,7 +32,7 @@ TEST(ContextDevice, UnknownDeviceIsAConfigurationError) {
   jrdma::ContextOptions options;
   options.device_name = "nosuchdevice";
   try {
-    jrdma::Context context(options);
+    jrdma::VerbsContext context(options);
     FAIL() << "opened a device that does not exist";
   } catch (const jrdma::RdmaError& e) {
     EXPECT_EQ(jrdma::ErrorKind::kConfiguration, e.kind());
@@ -40,7 +40,7 @@ TEST(ContextDevice, UnknownDeviceIsAConfigurationError) {
 }
 
 TEST(ContextDevice, WaitTimesOutAndWakes) {
-  jrdma::Context context(rxe0());
+  jrdma::VerbsContext context(rxe0());
   jrdma::EventRecord records[8];
   EXPECT_EQ(0, context.wait_events(records, 8, 10, jrdma::PollMode::kEvent));
   EXPECT_EQ(0, context.wait_events(records, 8, 10, jrdma::PollMode::kBusy));  // busy poll honours the timeout too
@@ -55,7 +55,7 @@ TEST(ContextDevice, WaitTimesOutAndWakes) {
 }
 
 TEST(ContextDevice, RegistersAndDeregisters) {
-  jrdma::Context context(rxe0());
+  jrdma::VerbsContext context(rxe0());
   std::vector<char> memory(1 << 20);
   {
     auto region = context.register_memory(memory.data(), memory.size(), IBV_ACCESS_LOCAL_WRITE);
@@ -66,7 +66,7 @@ TEST(ContextDevice, RegistersAndDeregisters) {
 }
 
 TEST(ContextDevice, RegistrationFailureCarriesErrno) {
-  jrdma::Context context(rxe0());
+  jrdma::VerbsContext context(rxe0());
   try {
     // Remote write without local write is invalid in verbs: EINVAL, not a crash.
     char byte = 0;
@@ -79,7 +79,7 @@ TEST(ContextDevice, RegistrationFailureCarriesErrno) {
 }
 
 TEST(ContextDevice, PdStillInUseIsReportedNotCrashed) {
-  jrdma::Context context(rxe0());
+  jrdma::VerbsContext context(rxe0());
   std::vector<char> memory(4096);
   auto region = context.register_memory(memory.data(), memory.size(), IBV_ACCESS_LOCAL_WRITE);
   std::string failures = context.close();

@@ -1,8 +1,8 @@
-// Channel memory kept registered for reuse (core/registered_blocks.h), on a real device in the VM.
+// VerbsChannelEntry memory kept registered for reuse (transports/verbs/registered_blocks.h), on a real device in the VM.
 #include <gtest/gtest.h>
 
-#include "core/context.h"
-#include "core/registered_blocks.h"
+#include "transports/verbs/verbs_context.h"
+#include "transports/verbs/registered_blocks.h"
 
 namespace {
 
@@ -13,7 +13,7 @@ jrdma::ContextOptions rxe0() {
 }
 
 TEST(RegisteredBlocks, AGivenBackBlockIsReusedWithoutRegisteringAgainUpToTheBound) {
-  jrdma::Context context(rxe0());
+  jrdma::VerbsContext context(rxe0());
   jrdma::RegisteredBlocks blocks(context.pd(), 1);
   jrdma::RegisteredBlock first = blocks.take(100000);
   ASSERT_NE(nullptr, first.memory.base);

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "protocol/channel_engine.h"
 #include "protocol/transport.h"
 #include "wire/message_header.h"

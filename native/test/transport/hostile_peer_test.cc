@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "crypto/crypto.h"
-#include "transport/shm_handover.h"
-#include "transport/tcp_frame.h"
+#include "transports/stream/shm_handover.h"
+#include "transports/stream/tcp_frame.h"
 #include "test/transport/raw_peer.h"
 #include "test/transport/tcp_loop.h"
 

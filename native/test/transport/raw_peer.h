@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "transport/tcp_frame.h"
+#include "transports/stream/tcp_frame.h"
 #include "test/transport/tcp_loop.h"
 
 namespace jrdma::test {

@@ -1,8 +1,8 @@
-// The shared-memory rings (transport/shm_pipe.h) in one process: bytes through both directions
+// The shared-memory rings (transports/stream/shm_pipe.h) in one process: bytes through both directions
 // across the wrap-around, a full ring and its wake-up flag, the sleep handshake, files a peer could
 // hand over instead (unsealed, wrong size, not memory), a peer trying to shrink or grow the file
 // under the mapping, and indices a hostile peer spoiled.
-#include "transport/shm_pipe.h"
+#include "transports/stream/shm_pipe.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

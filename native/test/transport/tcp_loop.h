@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "transport/tcp_context.h"
+#include "transports/stream/tcp_context.h"
 #include "wire/handshake.h"
 #include "wire/message_header.h"
 

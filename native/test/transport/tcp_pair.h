@@ -19,7 +19,7 @@
 
 #include "protocol/channel_engine.h"
 #include "test/protocol/engine_pair.h"  // RecordingSink
-#include "transport/tcp_channel.h"
+#include "transports/stream/tcp_channel.h"
 
 namespace jrdma::test {
 

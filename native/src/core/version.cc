@@ -1,7 +1,0 @@
-#include "core/version.h"
-
-namespace jrdma {
-
-const char* library_version() noexcept { return JRDMA_VERSION; }
-
-}  // namespace jrdma

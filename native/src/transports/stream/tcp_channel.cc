@@ -1,0 +1,387 @@
+#include "transports/stream/tcp_channel.h"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "base/error.h"
+
+namespace jrdma::tcp {
+
+TcpChannel::TcpChannel(int fd, uint8_t* ring, uint32_t eager, MemoryTable& memory)
+    : fd_(fd), ring_(ring), eager_(eager), memory_(memory), staging_(kStagingBytes), payload_staging_(kStagingBytes),
+      input_(kInputBytes) {
+  int flags = fcntl(fd_, F_GETFL, 0);
+  if (flags < 0 || fcntl(fd_, F_SETFL, flags | O_NONBLOCK) != 0) {
+    int error = errno;
+    ::close(fd_);
+    throw_errno("fcntl(O_NONBLOCK) on the channel's socket", error);
+  }
+  int one = 1;
+  setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // latency over batching: frames are whole
+}
+
+TcpChannel::~TcpChannel() { ::close(fd_); }
+
+// ---- posting (any thread) ------------------------------------------------------------------------
+
+void TcpChannel::post_chain(const WorkRequest* requests, int count) {
+  bool progressed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    post_chain_locked(requests, count);
+    progressed = progressed_ || state_ != State::kOpen;
+    progressed_ = false;
+  }
+  if (progressed && waker_ != nullptr) waker_->transport_progress(cookie_);
+}
+
+void TcpChannel::post_chain_locked(const WorkRequest* requests, int count) {
+  for (int i = 0; i < count; ++i) {
+    const WorkRequest& wr = requests[i];
+    Pending pending{wr.slot, wr.signaled, wr.kind, 0, wr.local_address, wr.length, false, 0};
+    Frame frame;
+    Output output;
+    frame.key = wr.rkey;
+    frame.address = wr.remote_address;
+    switch (wr.kind) {
+      case OpKind::kSend:
+      case OpKind::kCredit:
+      case OpKind::kControl:
+        frame.type = FrameType::kSend;
+        frame.length = wr.header_length + wr.length;
+        output.part1 = wr.header;  // the header slot stays put until the slot completes
+        output.length1 = wr.header_length;
+        output.part2 = reinterpret_cast<const uint8_t*>(wr.local_address);
+        output.length2 = wr.length;
+        break;
+      case OpKind::kWrite:
+      case OpKind::kWriteWithImmediate:
+        frame.type = wr.kind == OpKind::kWrite ? FrameType::kWrite : FrameType::kWriteImmediate;
+        frame.length = wr.length;
+        frame.immediate = wr.immediate;
+        output.part1 = reinterpret_cast<const uint8_t*>(wr.local_address);
+        output.length1 = wr.length;
+        pending.request = next_request_++;
+        break;
+      case OpKind::kRead:
+      case OpKind::kTransferRead:
+        frame.type = FrameType::kReadRequest;
+        frame.length = wr.length;
+        pending.request = next_request_++;
+        break;
+      case OpKind::kCompareAndSwap:
+      case OpKind::kFetchAndAdd:
+        frame.type = FrameType::kAtomicRequest;
+        frame.atomic = wr.kind == OpKind::kFetchAndAdd ? AtomicOp::kFetchAndAdd : AtomicOp::kCompareAndSwap;
+        frame.operand0 = wr.compare_add;
+        frame.operand1 = wr.swap;
+        pending.length = 8;
+        pending.request = next_request_++;
+        break;
+      default:
+        throw RdmaError(ErrorKind::kIllegalArgument, std::string("the TCP transport cannot post ") + op_verb(wr.kind));
+    }
+    frame.request = pending.request;
+    send_queue_.push_back(pending);
+    if (state_ != State::kOpen) {  // as on a queue pair in error: it completes, flushed
+      send_queue_.back().done = true;
+      send_queue_.back().status = kStatusFlushed;
+      continue;
+    }
+    encode_frame(frame, output.header);
+    if (pending.request == 0) output.completes = &send_queue_.back();  // deque: references survive push/pop at the ends
+    push_locked(std::move(output));
+  }
+  flush_output_locked();
+}
+
+void TcpChannel::push_locked(Output output) { output_.push_back(std::move(output)); }
+
+void TcpChannel::post_receives(const uint32_t* slots, int count) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int i = 0; i < count; ++i) receives_.push_back(slots[i]);
+}
+
+void TcpChannel::disconnect() noexcept { ::shutdown(fd_, SHUT_RDWR); }  // the loop then reads the end
+
+void TcpChannel::use_shared_memory(std::unique_ptr<ShmPipe> pipe) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pipe_ = std::move(pipe);
+}
+
+void TcpChannel::grant_remote_access() {
+  if (pipe_ != nullptr) {
+    pipe_->map();  // the server maps the client's rings only now (throws: the engine fails the connect)
+    std::lock_guard<std::mutex> lock(mutex_);
+    Frame frame;
+    frame.type = FrameType::kRingsFollow;
+    Output output;
+    encode_frame(frame, output.header);
+    output.switches_to_rings = true;
+    push_locked(std::move(output));
+    flush_output_locked();
+  }
+  access_granted_.store(true, std::memory_order_release);
+}
+
+// ---- the byte stream --------------------------------------------------------------------------------
+
+long TcpChannel::transmit(const iovec* parts, int count) {
+  if (!output_in_rings_) {
+    msghdr message{};
+    message.msg_iov = const_cast<iovec*>(parts);
+    message.msg_iovlen = static_cast<std::size_t>(count);
+    return ::sendmsg(fd_, &message, MSG_NOSIGNAL);
+  }
+  long written = pipe_->write(parts, count);
+  if (written <= 0) {
+    errno = written < 0 ? EPROTO : EAGAIN;  // full: the reader rings the socket once it made room
+    return -1;
+  }
+  if (pipe_->peer_sleeps()) ring_peer();
+  return written;
+}
+
+long TcpChannel::receive(uint8_t* into, std::size_t length) {
+  if (!input_in_rings_) return ::recv(fd_, into, length, 0);
+  long got = pipe_->read(into, length);
+  if (got < 0) {
+    errno = EPROTO;  // the peer's index into the rings cannot be right
+    return -1;
+  }
+  if (pipe_->writer_waits()) ring_peer();
+  if (got > 0) return got;
+  // Empty: the socket's wake-ups are drained, and its end is the peer's end — after every frame it
+  // put into the ring, which were read first.
+  if (!drain_wakeups()) return -1;
+  if (pipe_->readable()) return receive(into, length);  // written while we drained
+  if (socket_ended_) return 0;
+  errno = EAGAIN;
+  return -1;
+}
+
+bool TcpChannel::drain_wakeups() {
+  uint8_t wakeups[256];
+  while (input_in_rings_ && !socket_ended_) {
+    ssize_t n = ::recv(fd_, wakeups, sizeof wakeups, 0);
+    if (n == 0) socket_ended_ = true;  // receive() reports the end once the ring is empty
+    if (n < 0 && errno != EINTR) return errno == EAGAIN || errno == EWOULDBLOCK;  // all read, or failed
+  }
+  return true;
+}
+
+// One byte on the socket wakes the peer's loop; should the socket be full, wake-ups are pending anyway.
+void TcpChannel::ring_peer() noexcept {
+  uint8_t one = 1;
+  if (::send(fd_, &one, 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+    // EAGAIN: unread wake-ups are waiting; EPIPE: the peer is gone and the loop reads the end
+  }
+}
+
+ChannelTransport::Exposure TcpChannel::expose_for_read(uint64_t address, uint64_t length) {
+  uint32_t key = memory_.add(address, length, kRemoteRead);
+  return Exposure{key, key};
+}
+
+void TcpChannel::revoke(uint64_t handle) noexcept { memory_.remove(static_cast<uint32_t>(handle)); }
+
+bool TcpChannel::wants_write() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !output_.empty();
+}
+
+std::string TcpChannel::failure() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return failure_;
+}
+
+// ---- writing (any thread, under mutex_) -------------------------------------------------------------
+
+void TcpChannel::flush_output_locked() {
+  while (!output_.empty() && state_ == State::kOpen && write_front_locked()) {
+    if (output_.front().completes != nullptr) {
+      output_.front().completes->done = true;
+      progressed_ = true;
+    }
+    if (output_.front().switches_to_rings) output_in_rings_ = true;
+    output_.pop_front();
+  }
+  if (closing_ && output_.empty()) {
+    end_stream_locked(State::kFailed, "the peer asked for memory it may not reach", kStatusRemoteAccess);
+  }
+}
+
+void TcpChannel::close_after_answers() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ != State::kOpen) return;
+  closing_ = true;
+  flush_output_locked();
+}
+
+// Writes what the socket takes of the first frame; true once all of it is written.
+bool TcpChannel::write_front_locked() {
+  Output& o = output_.front();
+  for (;;) {
+    iovec parts[3];
+    int n = 0;
+    std::size_t offset = o.written;
+    auto add = [&](const uint8_t* data, std::size_t length) {
+      if (offset >= length) {
+        offset -= length;
+        return;
+      }
+      parts[n++] = iovec{const_cast<uint8_t*>(data + offset), length - offset};
+      offset = 0;
+    };
+    add(o.header, kFrameHeaderSize);
+    add(o.part1, o.length1);
+    add(o.part2, o.length2);
+    std::size_t table_done = o.written > kFrameHeaderSize ? o.written - kFrameHeaderSize : 0;
+    if (o.table_length > 0 && n == 0 && table_done < o.table_length) {
+      // A read response's bytes, copied from the table a step at a time: a region removed meanwhile
+      // is never read (the peer's stream then ends; it cannot be half-answered).
+      uint32_t step = static_cast<uint32_t>(std::min<std::size_t>(o.table_length - table_done, staging_.size()));
+      if (!memory_.copy_out(o.table_key, o.table_address + table_done, staging_.data(), step)) {
+        end_stream_locked(State::kFailed, "memory the peer was reading was deregistered during the read",
+                          kStatusRemoteAccess);
+        return false;
+      }
+      parts[n++] = iovec{staging_.data(), step};
+    }
+    if (n == 0) return true;
+    long sent = transmit(parts, n);
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        // Staged table bytes not taken are copied again next time (the copy is cheap; the check must be redone).
+        return false;
+      }
+      end_stream_ended_by_errno_locked("sending on", errno);
+      return false;
+    }
+    o.written += static_cast<std::size_t>(sent);
+  }
+}
+
+void TcpChannel::violate(const std::string& why, ProtocolViolation code) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ == State::kOpen) violation_ = static_cast<int32_t>(code);
+  end_stream_locked(State::kFailed, "the peer sent " + why, kStatusFlushed);
+}
+
+// A reset or broken pipe is the peer going away; anything else, the connection failing.
+void TcpChannel::end_stream_ended_by_errno_locked(const char* what, int error) {
+  if (error == EPROTO) {  // the rings: an index the peer wrote cannot be right
+    if (state_ == State::kOpen) violation_ = static_cast<int32_t>(ProtocolViolation::kMalformedFrame);
+    return end_stream_locked(State::kFailed, "the peer corrupted an index of the shared-memory rings", kStatusFlushed);
+  }
+  std::string why = std::string(what) + " the channel's socket failed: " + std::strerror(error);
+  if (error == ECONNRESET || error == EPIPE) {
+    end_stream_locked(State::kPeerClosed, why, kStatusFlushed);
+  } else {
+    end_stream_locked(State::kFailed, why, kStatusRetryExceeded);
+  }
+}
+
+void TcpChannel::end_stream_locked(State state, const std::string& why, int status) {
+  if (state_ != State::kOpen) return;
+  state_ = state;
+  failure_ = why;
+  end_status_ = status;
+  ::shutdown(fd_, SHUT_RDWR);
+  output_.clear();  // nothing more leaves; what waited for it flushes
+}
+
+// ---- completions (loop thread) ----------------------------------------------------------------
+
+// Takes the completions that are due, in send-queue order: signaled ones and errors. A failed
+// request ends the stream as a queue pair goes to error; once it ended, everything left flushes
+// (each once, receives included), after the real completions.
+void TcpChannel::collect_locked() {
+  while (!send_queue_.empty() && send_queue_.front().done) {
+    Pending p = send_queue_.front();
+    send_queue_.pop_front();
+    if (p.status != kStatusSuccess) {
+      end_stream_locked(State::kFailed, "a request failed with status " + std::to_string(p.status), p.status);
+    }
+    if (p.signaled || p.status != kStatusSuccess) send_completions_.emplace_back(p.slot, p.status);
+    if (state_ != State::kOpen) break;
+  }
+  real_send_completions_ = send_completions_.size();
+  if (state_ == State::kOpen) return;
+  for (const Pending& p : send_queue_) send_completions_.emplace_back(p.slot, kStatusFlushed);
+  send_queue_.clear();
+  for (uint32_t slot : receives_) receive_flushes_.push_back(slot);
+  receives_.clear();
+}
+
+void TcpChannel::deliver_receives(ChannelEngine& engine) {
+  while (!receive_completions_.empty()) {
+    ReceiveCompletion c = receive_completions_.front();
+    receive_completions_.pop_front();
+    if (c.status != kStatusSuccess) {
+      engine.on_receive_error(c.status);
+    } else if (c.immediate) {
+      engine.on_immediate(c.slot, c.imm);
+    } else {
+      engine.on_receive(c.slot, c.byte_len);
+    }
+  }
+}
+
+TcpChannel::State TcpChannel::process(ChannelEngine& engine) {
+  input_engine_ = &engine;
+  read_input();
+  input_engine_ = nullptr;
+  State state;
+  int end_status;
+  int32_t violation;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    flush_output_locked();
+    collect_locked();
+    progressed_ = false;  // collected now
+    state = state_;
+    end_status = end_status_;
+    violation = violation_;
+  }
+  // The engine runs without our lock (what it posts in answer takes it). What really completed
+  // goes first — messages that arrived before the peer closed are delivered — then, once the
+  // stream ended, the engine closes with the cause, and the flushes reach a closed engine.
+  for (std::size_t i = 0; i < real_send_completions_; ++i) {
+    engine.on_send_completion(send_completions_[i].first, send_completions_[i].second);
+  }
+  deliver_receives(engine);
+  if (state != State::kOpen && !engine.closed()) {
+    if (state == State::kPeerClosed) {
+      engine.abort(ClosedCause::kPeerDisconnected);
+    } else if (violation != 0) {
+      engine.abort(ClosedCause::kProtocolError, violation);
+    } else {
+      engine.abort(ClosedCause::kOperationFailed, end_status, 0);
+    }
+  }
+  for (std::size_t i = real_send_completions_; i < send_completions_.size(); ++i) {
+    engine.on_send_completion(send_completions_[i].first, send_completions_[i].second);
+  }
+  for (std::size_t i = 0; i < receive_flushes_.size(); ++i) engine.on_receive_error(kStatusFlushed);
+  send_completions_.clear();
+  receive_flushes_.clear();
+  real_send_completions_ = 0;
+  return state;
+}
+
+bool TcpChannel::open() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return state_ == State::kOpen;
+}
+
+}  // namespace jrdma::tcp

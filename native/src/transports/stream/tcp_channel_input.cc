@@ -1,0 +1,273 @@
+// The TCP transport's input side (loop thread): frames read off the socket, checked against what
+// this side allows, and answered; see tcp_channel.h.
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "transports/stream/tcp_channel.h"
+
+namespace jrdma::tcp {
+
+// ---- reading (loop thread) ------------------------------------------------------------------------
+
+// Reads frames until the socket has nothing more; false once the stream ended. Small frames come
+// through a buffer (one recv takes several frames, header and payload together); a large payload
+// goes from the socket straight into place. A short read means the socket is drained for now: the
+// next edge of epoll says when more came.
+bool TcpChannel::read_input() {
+  bool drained = false;
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (state_ != State::kOpen) return false;
+      if (closing_) return true;  // ends once the answers are out: nothing more is read
+      if (output_.size() >= kMaxQueuedOutputs) return true;  // the peer's requests wait until answers left
+    }
+    uint8_t* into;
+    std::size_t want;
+    if (!in_payload_) {
+      into = header_in_ + header_received_;
+      want = kFrameHeaderSize - header_received_;
+    } else if (in_.into != nullptr) {
+      into = in_.into + in_.received;
+      want = in_.frame.length - in_.received;
+    } else {  // staged: a write checked step by step, or refused and dropped
+      into = payload_staging_.data();
+      want = std::min<std::size_t>(in_.frame.length - in_.received, payload_staging_.size());
+    }
+    ssize_t got;
+    if (input_begin_ < input_end_) {  // buffered bytes first
+      got = static_cast<ssize_t>(std::min(want, input_end_ - input_begin_));
+      std::memcpy(into, input_.data() + input_begin_, static_cast<std::size_t>(got));
+      input_begin_ += static_cast<std::size_t>(got);
+    } else if (drained) {
+      return true;
+    } else if (want >= kDirectReadBytes && into != payload_staging_.data()) {
+      got = receive(into, want);
+      drained = got > 0 && static_cast<std::size_t>(got) < want;
+    } else {
+      got = receive(input_.data(), input_.size());
+      if (got > 0) {
+        input_begin_ = 0;
+        input_end_ = static_cast<std::size_t>(got);
+        drained = static_cast<std::size_t>(got) < input_.size();
+        continue;
+      }
+    }
+    if (got == 0) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      end_stream_locked(State::kPeerClosed, "the peer closed the connection", kStatusFlushed);
+      return false;
+    }
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return true;
+      std::lock_guard<std::mutex> lock(mutex_);
+      end_stream_ended_by_errno_locked("receiving on", errno);
+      return false;
+    }
+    if (!in_payload_) {
+      header_received_ += static_cast<std::size_t>(got);
+      if (header_received_ < kFrameHeaderSize) continue;
+      header_received_ = 0;
+      if (!decode_frame(header_in_, &in_.frame)) {
+        violate("a malformed frame header");
+        return false;
+      }
+      bool rings = input_in_rings_;
+      begin_frame();
+      if (input_in_rings_ != rings) drained = false;  // the socket was drained; the rings were not read yet
+      continue;
+    }
+    if (in_.through_table && !in_.refused) {
+      uint64_t at = in_.frame.address + in_.received;
+      if (!memory_.copy_in(in_.frame.key, at, payload_staging_.data(), static_cast<uint32_t>(got))) {
+        in_.refused = true;  // deregistered meanwhile: the rest is dropped, the write fails
+      }
+    }
+    in_.received += static_cast<uint32_t>(got);
+    if (in_.received == in_.frame.length) end_frame();
+  }
+}
+
+// A header arrived: check it against what this side allows, and say where its payload goes.
+void TcpChannel::begin_frame() {
+  // A one-sided request acts on memory now: the messages before it in the stream are handed over
+  // first, as an RC queue pair's receive completions precede what the peer posted after them.
+  bool one_sided = in_.frame.type == FrameType::kWrite || in_.frame.type == FrameType::kWriteImmediate ||
+                   in_.frame.type == FrameType::kReadRequest || in_.frame.type == FrameType::kAtomicRequest;
+  if (one_sided && input_engine_ != nullptr && !receive_completions_.empty()) deliver_receives(*input_engine_);
+  // Nothing of our memory before the peer proved itself (docs/security.md): not even an answer.
+  if (one_sided && !access_granted_.load(std::memory_order_acquire)) {
+    return violate("a one-sided request before it proved itself", ProtocolViolation::kNotAuthenticated);
+  }
+  in_.into = nullptr;
+  in_.through_table = false;
+  in_.refused = false;
+  in_.received = 0;
+  const Frame& f = in_.frame;
+  switch (f.type) {
+    case FrameType::kSend:
+      if (f.length > eager_) return violate("a message of " + std::to_string(f.length) + " bytes for receive buffers of " +
+                                                std::to_string(eager_));
+      if (!take_receive(&in_.receive_slot)) return violate("a message with no receive posted");
+      in_.into = ring_ + static_cast<std::size_t>(in_.receive_slot) * eager_;
+      break;
+    case FrameType::kWriteImmediate:
+      if (!take_receive(&in_.receive_slot)) return violate("a write with immediate and no receive posted");
+      [[fallthrough]];
+    case FrameType::kWrite:
+      in_.through_table = true;
+      in_.refused = !memory_.permits(f.key, f.address, f.length, kRemoteWrite);
+      break;
+    case FrameType::kReadRequest: {
+      Frame response;
+      response.type = FrameType::kReadResponse;
+      response.request = f.request;
+      if (!memory_.permits(f.key, f.address, f.length, kRemoteRead)) {
+        response.status = kStatusRemoteAccess;
+        answer(response);
+        close_after_answers();
+      } else {
+        response.length = f.length;
+        answer(response, f.key, f.address, f.length);
+      }
+      break;
+    }
+    case FrameType::kAtomicRequest:
+      serve_atomic(f);
+      break;
+    case FrameType::kRingsFollow:
+      // Only into rings we hold mapped: the client's own from the start, the server's once the
+      // client proved itself (so a peer's early switch cannot make us map anything).
+      if (pipe_ == nullptr || !pipe_->mapped() || input_in_rings_) {
+        return violate("frames through rings it was not given");
+      }
+      input_in_rings_.store(true, std::memory_order_relaxed);
+      input_begin_ = input_end_;  // what the socket read ahead past this frame: wake-up bytes
+      break;
+    case FrameType::kReadResponse: {
+      Pending* read = awaiting_response(f);
+      if (read == nullptr) return;
+      if (f.status != 0) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        read->done = true;
+        read->status = f.status;
+        break;
+      }
+      if (f.length != read->length) return violate("a read answered with another length");
+      in_.into = reinterpret_cast<uint8_t*>(read->local_address);  // our own buffer, held until the read completes
+      break;
+    }
+    case FrameType::kAtomicResponse:
+    case FrameType::kWriteResponse: {
+      Pending* request = awaiting_response(f);
+      if (request == nullptr) return;
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (f.type == FrameType::kAtomicResponse && f.status == 0) {
+        std::memcpy(reinterpret_cast<void*>(request->local_address), &f.operand0, sizeof f.operand0);
+      }
+      request->done = true;
+      request->status = f.status;
+      break;
+    }
+  }
+  if (!open()) return;
+  if (carries_payload(f) && f.length > 0) {
+    in_payload_ = true;
+  } else {
+    end_frame();
+  }
+}
+
+// The payload is in: complete the receive, answer the write, or finish our read.
+void TcpChannel::end_frame() {
+  in_payload_ = false;
+  const Frame& f = in_.frame;
+  switch (f.type) {
+    case FrameType::kSend:
+      receive_completions_.push_back({in_.receive_slot, kStatusSuccess, f.length, false, 0});
+      break;
+    case FrameType::kWrite:
+    case FrameType::kWriteImmediate: {
+      Frame response;
+      response.type = FrameType::kWriteResponse;
+      response.request = f.request;
+      response.status = in_.refused ? kStatusRemoteAccess : 0;
+      answer(response);
+      if (in_.refused) close_after_answers();
+      if (f.type == FrameType::kWriteImmediate) {
+        // A refused write consumed the receive too; the requester's error closes the channel.
+        receive_completions_.push_back({in_.receive_slot, in_.refused ? kStatusRemoteAccess : kStatusSuccess, f.length,
+                                        !in_.refused, f.immediate});
+      }
+      break;
+    }
+    case FrameType::kReadResponse: {
+      if (f.status != 0) break;  // completed with its status when the header came
+      Pending* read = awaiting_response(f);
+      if (read == nullptr) return;
+      std::lock_guard<std::mutex> lock(mutex_);
+      read->done = true;
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void TcpChannel::serve_atomic(const Frame& request) {
+  Frame response;
+  response.type = FrameType::kAtomicResponse;
+  response.request = request.request;
+  uint64_t previous = 0;
+  if (memory_.atomic(request.key, request.address, request.atomic, request.operand0, request.operand1, &previous)) {
+    response.operand0 = previous;
+  } else {
+    response.status = request.address % 8 != 0 ? kStatusRemoteInvalidRequest : kStatusRemoteAccess;
+  }
+  answer(response);
+  if (response.status != 0) close_after_answers();
+}
+
+void TcpChannel::answer(const Frame& response, uint32_t table_key, uint64_t table_address, uint32_t table_length) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ != State::kOpen) return;
+  Output output;
+  encode_frame(response, output.header);
+  output.table_key = table_key;
+  output.table_address = table_address;
+  output.table_length = table_length;
+  push_locked(std::move(output));
+  flush_output_locked();
+}
+
+// The request a response answers: the oldest one waiting for a response (the peer answers in order).
+TcpChannel::Pending* TcpChannel::awaiting_response(const Frame& response) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (Pending& p : send_queue_) {
+    if (p.request == 0 || p.done) continue;
+    FrameType expected = p.kind == OpKind::kRead || p.kind == OpKind::kTransferRead ? FrameType::kReadResponse
+                         : p.kind == OpKind::kCompareAndSwap || p.kind == OpKind::kFetchAndAdd ? FrameType::kAtomicResponse
+                                                                                              : FrameType::kWriteResponse;
+    if (p.request != response.request || expected != response.type) break;
+    return &p;
+  }
+  lock.unlock();
+  violate("a response to no request of ours");
+  return nullptr;
+}
+
+bool TcpChannel::take_receive(uint32_t* slot) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (receives_.empty()) return false;
+  *slot = receives_.front();
+  receives_.pop_front();
+  return true;
+}
+
+// The peer broke the protocol a queue pair enforces: the stream ends, everything flushes.
+
+}  // namespace jrdma::tcp

@@ -1,0 +1,292 @@
+#include "transports/stream/tcp_context.h"
+
+#include <netinet/in.h>
+#include <sched.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "base/error.h"
+
+namespace jrdma::tcp {
+
+TcpChannelEntry::TcpChannelEntry(uint32_t channel_key, const EngineOptions& options, EventSink& sink)
+    : key(channel_key),
+      memory(ChannelMemoryLayout::of(options.depth, options.eager).size),
+      engine(channel_key, options, ChannelMemory{memory.data(), memory.size()}, sink) {}
+
+TcpContext::TcpContext(uint32_t adaptive_spin_us, uint64_t receive_budget, SharedMemory shared_memory)
+    : loop_(*this, adaptive_spin_us, receive_budget), shared_memory_(shared_memory) {}
+
+TcpContext::~TcpContext() {
+  channels_.clear();  // transports close their sockets
+  for (auto& hello : hellos_) ::close(hello->fd);
+  for (auto& listener : listeners_) ::close(listener->fd);
+}
+
+void TcpContext::watch(int fd, void* object) {
+  // Edge-triggered: process() drains both ways.
+  loop_.watch(fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, object);
+}
+
+void TcpContext::transport_progress(void* cookie) noexcept {
+  try {
+    std::lock_guard<std::mutex> lock(progressed_mutex_);
+    progressed_.push_back(static_cast<TcpChannelEntry*>(cookie)->key);
+  } catch (const std::bad_alloc&) {
+    // the next event or tick of the channel hands the completion over
+  }
+  if (!loop_.in_loop_thread()) wake();
+}
+
+// Channels whose requests completed outside process() (posted from the engine's flush, or from an
+// application thread): process them until none is left, a few rounds at most per poll.
+bool TcpContext::process_progressed() {
+  bool any = false;
+  for (int round = 0; round < 8; ++round) {
+    {
+      std::lock_guard<std::mutex> lock(progressed_mutex_);
+      if (progressed_.empty()) return any;
+      progressing_.swap(progressed_);
+    }
+    any = true;
+    for (uint32_t key : progressing_) {
+      TcpChannelEntry* channel = find(key);
+      if (channel != nullptr && channel->transport) process(*channel);
+    }
+    progressing_.clear();
+  }
+  return any;
+}
+
+// ---- set-up calls (any thread) ------------------------------------------------------------------
+
+TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const EngineOptions& options, int backlog,
+                                uint32_t max_pending, bool admission) {
+  auto listener = std::make_unique<TcpListener>();
+  listener->options = options;
+  listener->max_pending = max_pending;
+  listener->admission = admission;
+  listener->fd = ::socket(address->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (listener->fd < 0) throw_errno("socket()", errno);
+  int one = 1;
+  ::setsockopt(listener->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (::bind(listener->fd, address, length) != 0 || ::listen(listener->fd, backlog) != 0) {
+    int error = errno;
+    ::close(listener->fd);
+    throw_errno("binding and listening on the TCP address", error);
+  }
+  sockaddr_storage bound{};
+  socklen_t bound_length = sizeof bound;
+  ::getsockname(listener->fd, reinterpret_cast<sockaddr*>(&bound), &bound_length);
+  listener->port = ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);  // same offset for IPv6
+  if (shared_memory_ != SharedMemory::kOff) {
+    try {
+      listener->handover = std::make_unique<ShmHandover>(listener->port);
+    } catch (const RdmaError&) {
+      // Another listener of this host holds this port's handover name: its clients stay on TCP.
+    }
+  }
+  TcpListener* raw = listener.get();
+  {
+    std::lock_guard<std::mutex> lock(listeners_mutex_);
+    listeners_.push_back(std::move(listener));
+  }
+  loop_.watch(raw->fd, EPOLLIN, raw);
+  return raw;
+}
+
+TcpChannelEntry* TcpContext::create_channel(const EngineOptions& options) {
+  EngineOptions own = with_budget(options);
+  return channels_.insert([&](uint32_t key) { return std::make_unique<TcpChannelEntry>(key, own, *this); });
+}
+
+void TcpContext::connect(TcpChannelEntry* channel, const sockaddr_storage& remote, int timeout_ms,
+                         const sockaddr_storage* local) {
+  channel->connect_target.remote = remote;
+  if (local != nullptr) {
+    channel->connect_target.local = *local;
+    channel->connect_target.has_local = true;
+  }
+  channel->connect_target.timeout_ms = timeout_ms;
+  enqueue(Command{Command::kConnect, channel, nullptr});
+}
+
+void TcpContext::destroy_channel(TcpChannelEntry* channel) { enqueue(Command{Command::kDestroyChannel, channel}); }
+
+void TcpContext::close_listener(TcpListener* listener) { enqueue(Command{Command::kCloseListener, nullptr, listener}); }
+
+void TcpContext::enqueue(const Command& command) noexcept {
+  if (!commands_.push(command)) keep_in_object(command, [this](uint32_t key) { return find(key); });
+  wake();
+}
+
+// ---- the stream driver (context/transport_driver.h) -------------------------------------------
+
+bool TcpContext::poll(int) {
+  bool worked = false;
+  // Frames that came through shared memory raise no epoll event: the rings are looked at.
+  for (std::size_t i = 0; i < shm_channels_.size(); ++i) {
+    TcpChannelEntry* channel = shm_channels_[i];
+    if (channel->transport->input_waiting()) {
+      on_channel_event(*channel);
+      worked = true;
+    }
+  }
+  return process_progressed() || worked;
+}
+
+// Without shared memory the sockets are the transport: epoll is looked at on every spin. With it,
+// the rings are polled in user space and epoll (a system call) every 16th spin.
+unsigned TcpContext::polls_per_fd_check() const noexcept { return shm_channels_.empty() ? 1 : 16; }
+
+// Before a sleep, peers over shared memory are asked to ring the socket when they write.
+bool TcpContext::arm_for_sleep(int) {
+  if (shm_channels_.empty()) return false;
+  rings_armed_ = true;
+  bool waiting = false;
+  for (TcpChannelEntry* channel : shm_channels_) waiting = channel->transport->arm_sleep() || waiting;
+  return waiting;
+}
+
+void TcpContext::after_sleep() noexcept {
+  if (!rings_armed_) return;
+  rings_armed_ = false;
+  for (TcpChannelEntry* channel : shm_channels_) channel->transport->disarm_sleep();
+}
+
+void TcpContext::on_ready(void* object) {
+  switch (*static_cast<Watched*>(object)) {
+    case Watched::kListener:
+      accept_all(*static_cast<TcpListener*>(object));
+      break;
+    case Watched::kHello:
+      continue_hello(*static_cast<TcpHello*>(object));
+      break;
+    case Watched::kChannel: {
+      auto& channel = *static_cast<TcpChannelEntry*>(object);
+      if (channel.transport != nullptr) channel.transport->drain_wakeups();
+      on_channel_event(channel);
+      break;
+    }
+  }
+}
+
+EngineOptions TcpContext::with_budget(const EngineOptions& options) noexcept {
+  EngineOptions own = options;
+  own.budget = &loop_.budget();
+  return own;
+}
+
+void TcpContext::retry_budget(uint32_t key) {
+  if (TcpChannelEntry* channel = find(key)) {
+    channel->engine.retry_budget();
+    channel->engine.flush();
+  }
+}
+
+void TcpContext::run_commands() {
+  if (commands_.run([this](const Command& c) { run_command(c); })) run_deferred_commands();
+}
+
+void TcpContext::run_command(const Command& c) {
+  switch (c.kind) {
+    case Command::kConnect:
+      start_connect(*c.channel);
+      break;
+    case Command::kDestroyChannel:
+      forget(c.channel);
+      break;
+    case Command::kDisconnect:
+      break;  // never queued here: the stream engine ends its connection itself (no LoopCommands)
+    case Command::kCloseListener: {
+      // Its connections still saying hello (or parked for the admission policy) point at it: they
+      // are told the server is closing, as over verbs, and go before it does.
+      std::vector<TcpHello*> orphans;
+      {
+        std::lock_guard<std::mutex> lock(hellos_mutex_);
+        for (auto& hello : hellos_) {
+          if (hello->listener == c.listener) orphans.push_back(hello.get());
+        }
+      }
+      for (TcpHello* hello : orphans) {
+        send_reject(hello->fd, wire::RejectReason::kServerClosing, 0);
+        drop(*hello);
+      }
+      std::lock_guard<std::mutex> lock(listeners_mutex_);
+      for (auto it = listeners_.begin(); it != listeners_.end(); ++it) {
+        if (it->get() == c.listener) {
+          ::close(c.listener->fd);  // leaves the epoll set with it
+          channels_.for_each([&](TcpChannelEntry& channel) {
+            if (channel.pending_in == c.listener) channel.pending_in = nullptr;
+          });
+          listeners_.erase(it);
+          break;
+        }
+      }
+      break;
+    }
+  }
+}
+
+// The commands enqueue could not queue, found in their objects; after the queued ones, so a
+// queued connect precedes a deferred destroy of the same channel.
+void TcpContext::run_deferred_commands() {
+  run_kept_in_channels<TcpChannelEntry, TcpListener>(channels_, [this](const Command& c) { run_command(c); });
+  run_kept_in_listeners(listeners_, listeners_mutex_,
+                        [this](TcpListener* listener) { run_command(Command{Command::kCloseListener, nullptr, listener}); });
+}
+
+// Every 100 ms: the engines' own clocks (graceful close, keepalive, timeouts) and set-up deadlines.
+void TcpContext::tick(std::chrono::steady_clock::time_point now) {
+  channels_.for_each([&](TcpChannelEntry& channel) {
+    if (channel.setup == TcpChannelEntry::Setup::kOpen) {
+      channel.engine.tick(now);
+      channel.engine.flush();
+      settle_pending(channel);  // a proof that timed out
+    } else if (channel.fd >= 0 && now > channel.deadline && !channel.engine.closed()) {
+      connect_failed(channel, ChannelFailure::kUnreachable, ETIMEDOUT);
+    }
+  });
+  // Accepted sockets that never said hello: they go without a report.
+  std::vector<TcpHello*> expired;
+  {
+    std::lock_guard<std::mutex> lock(hellos_mutex_);
+    for (auto& hello : hellos_) {
+      if (now > hello->deadline) expired.push_back(hello.get());
+    }
+  }
+  for (TcpHello* hello : expired) drop(*hello);
+  // Rings handed over for hellos that never came.
+  std::lock_guard<std::mutex> lock(listeners_mutex_);
+  for (auto& listener : listeners_) {
+    if (listener->handover != nullptr) listener->handover->expire(now, hello_timeout_);
+  }
+}
+
+void TcpContext::process(TcpChannelEntry& channel) {
+  channel.transport->process(channel.engine);
+  channel.engine.flush();
+  settle_pending(channel);
+}
+
+void TcpContext::settle_pending(TcpChannelEntry& channel) noexcept {
+  if (channel.pending_in == nullptr || (channel.engine.authenticating() && !channel.engine.closed())) return;
+  if (channel.pending_in->pending > 0) --channel.pending_in->pending;
+  channel.pending_in = nullptr;
+}
+
+void TcpContext::forget(TcpChannelEntry* channel) {
+  if (channel->pending_in != nullptr && channel->pending_in->pending > 0) --channel->pending_in->pending;
+  channel->pending_in = nullptr;
+  shm_channels_.erase(std::remove(shm_channels_.begin(), shm_channels_.end(), channel), shm_channels_.end());
+  if (channel->transport) channel->transport->disconnect();
+  if (channel->fd >= 0) ::close(channel->fd);
+  channels_.remove(channel).reset();  // the transport closes its socket, which leaves the epoll set
+}
+
+}  // namespace jrdma::tcp

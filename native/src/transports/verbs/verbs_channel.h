@@ -1,0 +1,144 @@
+// The verbs transport of one channel: its rdma_cm id, RC queue pair and the registration of the
+// channel's memory. It turns the engine's work requests into one ibv_post_send chain (header slot
+// + payload as two SGEs, inline when small) and receive slots into ibv_post_recv calls. Set-up
+// and teardown run on the context's loop thread; posting on whichever thread the engine runs.
+#pragma once
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "protocol/transport.h"
+#include "transports/verbs/cm_id.h"
+#include "transports/verbs/completion_queue.h"
+#include "transports/verbs/queue_pair.h"
+
+namespace jrdma {
+
+// wr_id layout: channel key (32 bits) | receive flag (1 bit) | slot (31 bits).
+constexpr uint64_t kReceiveFlag = 1ull << 31;
+inline uint64_t make_wr_id(uint32_t key, bool receive, uint32_t slot) {
+  return (static_cast<uint64_t>(key) << 32) | (receive ? kReceiveFlag : 0) | (slot & 0x7fffffffu);
+}
+inline uint32_t wr_id_key(uint64_t wr_id) { return static_cast<uint32_t>(wr_id >> 32); }
+inline bool wr_id_is_receive(uint64_t wr_id) { return (wr_id & kReceiveFlag) != 0; }
+inline uint32_t wr_id_slot(uint64_t wr_id) { return static_cast<uint32_t>(wr_id & 0x7fffffffu); }
+
+// What the transport needs from the loop that owns it: disconnecting from another thread is
+// queued to the loop (rdma_cm calls on an id stay on one thread).
+class LoopCommands {
+ public:
+  virtual ~LoopCommands() = default;
+  virtual bool in_loop_thread() const noexcept = 0;
+  virtual void disconnect_later(uint32_t key) noexcept = 0;
+};
+
+// What the configuration asks of a channel's queue pair (docs/configuration.md). The queue pair
+// is driven through INIT, RTR and RTS here, starting from what rdma_cm computes for the connection
+// (rdma_init_qp_attr) and applying these on top, so every option reaches the wire.
+struct QueuePairOptions {
+  uint32_t depth = 128;
+  uint32_t eager = 4096;
+  uint32_t max_inline = 236;  // capped by the device when the queue pair is created
+  uint8_t timeout = 14;
+  uint8_t retry_count = 6;
+  uint8_t rnr_retry = 6;
+  uint8_t port = 0;           // the context's port; a connection over another port is refused (0: any)
+  int gid_index = -1;         // source GID index; -1: the one rdma_cm chose for the address
+  uint32_t mtu = 0;           // path MTU in bytes (256..4096); 0: the path's
+  uint16_t pkey_index = 0;
+  uint8_t service_level = 0;
+  uint8_t traffic_class = 0;  // GRH traffic class (IP TOS on RoCE v2)
+};
+
+// A configured queue-pair attribute the device did not keep (read back after the transition):
+// the device cannot honour it, e.g. a service level on Soft-RoCE, which has no field for it.
+enum class QueuePairAttribute : int32_t { kServiceLevel = 1, kTrafficClass = 2, kPathMtu = 3, kGidIndex = 4, kPkeyIndex = 5 };
+
+class AttributeRefused : public RdmaError {
+ public:
+  AttributeRefused(QueuePairAttribute attribute, uint32_t configured, uint32_t kept);
+  QueuePairAttribute attribute;
+  uint32_t configured;
+  uint32_t kept;
+};
+
+// 256 -> IBV_MTU_256 ... 4096 -> IBV_MTU_4096; 0 for anything else.
+int mtu_enum(uint32_t bytes) noexcept;
+uint32_t mtu_bytes(int mtu) noexcept;
+
+class VerbsChannel : public ChannelTransport {
+ public:
+  // `memory` is the channel's block, registered (local write only) under `memory_lkey`.
+  VerbsChannel(uint32_t key, const QueuePairOptions& options, ibv_pd* pd, verbs::CompletionQueue& cq,
+               ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop);
+  ~VerbsChannel() override;
+  VerbsChannel(const VerbsChannel&) = delete;
+  VerbsChannel& operator=(const VerbsChannel&) = delete;
+
+  // --- loop thread: set-up -----------------------------------------------------------------
+  void attach(verbs::CmId id) noexcept { id_ = std::move(id); }
+  // Gives the cm id back (the caller rejects and destroys it); the QP, if any, is destroyed.
+  verbs::CmId detach() noexcept;
+  // Creates the QP with the PD and CQ (not attached to the cm id: the transitions below apply the
+  // configuration) and moves it to INIT. Throws RdmaError naming the call.
+  void create_queue_pair();
+  // RTR then RTS with the configured attributes; the path MTU is the smallest of the configured
+  // one, the peer's (0: none) and the path's. Throws RdmaError naming the call and attribute, or
+  // AttributeRefused when the device does not keep a configured attribute. With
+  // `withhold_remote_access` (a server that waits for the client's proof of the pre-shared key) the
+  // queue pair grants no remote access until grant_remote_access().
+  void ready(uint32_t peer_mtu, bool withhold_remote_access = false);
+  // The peer proved itself: the remote access rights rdma_cm agreed on (RTS -> RTS).
+  void grant_remote_access() override;
+  uint32_t qp_num() const noexcept { return qp_ != nullptr ? qp_->number() : 0; }
+  // The queue pair's attributes as the device reports them (ibv_query_qp), as text.
+  std::string describe_queue_pair() const;
+  rdma_cm_id* cm_id() const noexcept { return id_.get(); }
+  verbs::CmId& cm_id_owner() noexcept { return id_; }
+  const QueuePairOptions& options() const noexcept { return options_; }
+  // Disconnects now (loop thread; idempotent).
+  void disconnect_now() noexcept;
+
+  // --- ChannelTransport ----------------------------------------------------------------------
+  void post_chain(const WorkRequest* requests, int count) override;
+  void post_receives(const uint32_t* slots, int count) override;
+  uint32_t memory_key() const noexcept override { return memory_lkey_; }
+  void disconnect() noexcept override;
+  Exposure expose_for_read(uint64_t address, uint64_t length) override;
+  void revoke(uint64_t handle) noexcept override;
+
+ private:
+  void build(const WorkRequest& request, ibv_send_wr& wr, ibv_sge* sge) const;
+  void destroy_queue_pair() noexcept;
+
+  const uint32_t key_;
+  const QueuePairOptions options_;
+  ibv_pd* pd_;
+  verbs::CompletionQueue& cq_;
+  ChannelMemory memory_;
+  uint32_t memory_lkey_;
+  LoopCommands& loop_;
+  void verify_kept(const ibv_qp_attr& wanted) const;
+
+  verbs::CmId id_;
+  std::unique_ptr<verbs::QueuePair> qp_;
+  std::atomic<bool> disconnected_{false};
+  uint32_t max_inline_ = 0;
+  int withheld_access_ = 0;  // loop thread: remote access flags not granted yet (0: none withheld)
+  // Scratch for post_chain, sized to the queue depth once: no allocation per post.
+  std::vector<ibv_send_wr> chain_wrs_;
+  std::vector<ibv_sge> chain_sges_;
+  // Transfer sources the peer may read now (revoked by the engine; any left at destruction too).
+  std::mutex exposures_mutex_;
+  std::vector<ibv_mr*> exposures_;
+};
+
+}  // namespace jrdma

@@ -1,0 +1,123 @@
+// One channel of a context: its registered memory block, the verbs transport (cm id, QP) and the
+// protocol engine on top, created together and destroyed in reverse (engine, QP, then the block
+// goes back to the context's RegisteredBlocks). Created on any thread (active side) or on the loop thread
+// (passive side); destroyed on the loop thread.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "context/command_queue.h"
+#include "context/connect_target.h"
+#include "transports/verbs/registered_blocks.h"
+#include "protocol/channel_engine.h"
+#include "transports/verbs/verbs_channel.h"
+
+namespace jrdma {
+
+struct ChannelOptions {
+  QueuePairOptions queue_pair;
+  uint32_t graceful_close_ms = 2000;
+  uint32_t max_message = 1u << 30;  // the largest message accepted (RdmaConfig.maxMessageSize)
+  uint32_t rendezvous = 8;          // transfers received at a time (RdmaConfig.rendezvousTransfers)
+  uint32_t max_pending = 64;        // listeners: accepted requests not established yet (maxPendingConnections)
+  uint32_t keepalive_ms = 30000;    // RdmaConfig.keepaliveMillis (0: off)
+  uint32_t operation_timeout_ms = 120000;  // RdmaConfig.operationTimeoutMillis (0: off)
+  uint32_t agent_timeout_ms = 10000;       // RdmaConfig.agentLimits().timeoutMillis()
+  uint64_t agent_quota_bytes = 64u << 20;  // RdmaConfig.agentLimits().quotaBytes()
+  uint32_t agent_quota_count = 256;        // RdmaConfig.agentLimits().quotaCount()
+  bool admission = false;  // listeners: Java's admission policy decides on each request
+  std::vector<uint8_t> psk;          // RdmaConfig.preSharedKey (empty: no authentication)
+  uint32_t auth_timeout_ms = 5000;   // RdmaConfig.connectTimeoutMillis: time for the peer's proof
+  // Filled in by the context: from the device, and the context's receive budget.
+  uint32_t read_chunk = 1u << 20;
+  uint32_t max_reads = 1;
+  ReceiveBudget* budget = nullptr;
+};
+
+// How long a graceful close waits for posted operations: twice the transport's own give-up time
+// (4.096 us x 2^timeout per try, retry_count + 1 tries), at least 2 s. Posted operations normally
+// complete or fail well within it; should the device never report them, the channel closes anyway.
+inline uint32_t graceful_close_ms(uint8_t timeout, uint8_t retry_count) noexcept {
+  double ack_timeout_ms = 4.096e-3 * static_cast<double>(1ull << (timeout > 31 ? 31 : timeout));
+  double ms = 2 * ack_timeout_ms * (retry_count + 1);
+  return ms < 2000 ? 2000 : ms > 3.6e6 ? 3600000u : static_cast<uint32_t>(ms);
+}
+
+// A registered memory block taken from the context's RegisteredBlocks for the channel's lifetime.
+class BlockLease {
+ public:
+  BlockLease(RegisteredBlocks& blocks, std::size_t size) : blocks_(blocks), block_(blocks.take(size)) {}
+  ~BlockLease() { blocks_.give_back(std::move(block_)); }
+  BlockLease(const BlockLease&) = delete;
+  BlockLease& operator=(const BlockLease&) = delete;
+  ChannelMemory memory() const noexcept { return block_.memory; }
+  uint32_t lkey() const noexcept { return block_.region->lkey(); }
+
+ private:
+  RegisteredBlocks& blocks_;
+  RegisteredBlock block_;
+};
+
+class VerbsChannelEntry {
+ public:
+  VerbsChannelEntry(uint32_t channel_key, bool is_passive, const ChannelOptions& channel_options, RegisteredBlocks& blocks,
+          ibv_pd* pd, verbs::CompletionQueue& cq, LoopCommands& loop, EventSink& sink)
+      : key(channel_key),
+        passive(is_passive),
+        options(channel_options),
+        memory_(blocks, memory_size(options)),
+        transport(key, options.queue_pair, pd, cq, memory_.memory(), memory_.lkey(), loop),
+        engine(key, engine_options(options), memory_.memory(), sink) {}
+
+  static std::size_t memory_size(const ChannelOptions& o) noexcept {
+    return ChannelMemoryLayout::of(o.queue_pair.depth, o.queue_pair.eager).size;
+  }
+
+  static EngineOptions engine_options(const ChannelOptions& o) noexcept {
+    EngineOptions e;
+    e.depth = o.queue_pair.depth;
+    e.eager = o.queue_pair.eager;
+    e.graceful_close_ms = o.graceful_close_ms;
+    e.max_message = o.max_message;
+    e.rendezvous = o.rendezvous;
+    e.keepalive_ms = o.keepalive_ms;
+    e.operation_timeout_ms = o.operation_timeout_ms;
+    e.agent_timeout_ms = o.agent_timeout_ms;
+    e.agent_quota_bytes = o.agent_quota_bytes;
+    e.agent_quota_count = o.agent_quota_count;
+    e.psk = o.psk;
+    e.auth_timeout_ms = o.auth_timeout_ms;
+    e.read_chunk = o.read_chunk;
+    e.max_reads = o.max_reads;
+    e.budget = o.budget;
+    return e;
+  }
+  ChannelMemory memory() const noexcept { return memory_.memory(); }
+
+  const uint32_t key;
+  const bool passive;
+  const ChannelOptions options;
+
+ private:
+  BlockLease memory_;  // first in, last out: given back after the QP and the engine are gone
+
+ public:
+  VerbsChannel transport;
+  ChannelEngine engine;
+  bool dirty = false;  // loop thread: the engine had events in this batch and flushes at its end
+  // Loop thread: the listener whose limit of pending requests this accepted channel counts against,
+  // until it is established or gone (VerbsContext::settle_pending).
+  struct VerbsListener* pending_on = nullptr;
+  ConnectTarget connect_target;               // active side: written before the connect is queued
+  std::atomic<uint8_t> deferred_commands{0};  // DeferredCommand bits
+  // Active side: the connect data sent with the request (admission), and a refusal's text.
+  std::vector<uint8_t> connect_data;
+  std::string refusal_text;
+};
+
+}  // namespace jrdma
