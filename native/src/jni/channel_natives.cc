@@ -54,33 +54,16 @@ ChannelOptions channel_options(JNIEnv* env, jobject settings_buffer, jbyteArray 
   ChannelSettings s;
   std::memcpy(&s, address, sizeof s);
   ChannelOptions o;
+  o.engine = engine_options(s);
   if (psk != nullptr) {  // the key stays in native memory only as long as the options that use it
     crypto::require_hmac();  // a missing libcrypto is a configuration error now, not a failed connect later
-    o.psk.resize(static_cast<std::size_t>(env->GetArrayLength(psk)));
-    env->GetByteArrayRegion(psk, 0, static_cast<jsize>(o.psk.size()), reinterpret_cast<jbyte*>(o.psk.data()));
+    o.engine.psk.resize(static_cast<std::size_t>(env->GetArrayLength(psk)));
+    env->GetByteArrayRegion(psk, 0, static_cast<jsize>(o.engine.psk.size()), reinterpret_cast<jbyte*>(o.engine.psk.data()));
   }
-  o.auth_timeout_ms = s.auth_timeout_ms;
-  o.queue_pair.port = static_cast<uint8_t>(s.port);
-  o.queue_pair.gid_index = s.gid_index;
-  o.queue_pair.mtu = s.mtu;
-  o.queue_pair.pkey_index = static_cast<uint16_t>(s.pkey_index);
-  o.queue_pair.service_level = static_cast<uint8_t>(s.service_level);
-  o.queue_pair.traffic_class = static_cast<uint8_t>(s.traffic_class);
-  o.queue_pair.depth = s.depth;
-  o.queue_pair.eager = s.eager;
-  o.queue_pair.max_inline = s.max_inline;
-  o.queue_pair.timeout = static_cast<uint8_t>(s.timeout);
-  o.queue_pair.retry_count = static_cast<uint8_t>(s.retry_count);
-  o.queue_pair.rnr_retry = static_cast<uint8_t>(s.rnr_retry);
-  o.graceful_close_ms = graceful_close_ms(o.queue_pair.timeout, o.queue_pair.retry_count);
-  o.max_message = s.max_message;
-  o.rendezvous = s.rendezvous;
+  o.queue_pair = queue_pair_options(s);
+  // Bounded by the queue pair's give-up time over every transport (at least 2 s).
+  o.engine.graceful_close_ms = graceful_close_ms(o.queue_pair.timeout, o.queue_pair.retry_count);
   o.max_pending = s.max_pending;
-  o.keepalive_ms = s.keepalive_ms;
-  o.operation_timeout_ms = s.operation_timeout_ms;
-  o.agent_timeout_ms = s.agent_timeout_ms;
-  o.agent_quota_bytes = s.agent_quota_bytes;
-  o.agent_quota_count = s.agent_quota_count;
   return o;
 }
 

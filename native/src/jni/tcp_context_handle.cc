@@ -34,11 +34,11 @@ class TcpRegistration final : public Registration {
   uint32_t key_;
 };
 
-// A channel's engine options over TCP or shared memory. The READ settings a verbs context takes from
-// its device (ChannelOptions leaves one READ in flight for it to fill in) are the stream's own here:
-// READs pipeline without limit of a queue pair, so a transfer keeps several in flight.
+// A channel's engine options over TCP or shared memory: the record's transport-neutral part (the
+// queue pair's is not used). The READ settings a verbs context takes from its device are the
+// stream's own here: READs pipeline without limit of a queue pair, so a transfer keeps several in flight.
 EngineOptions stream_options(const ChannelOptions& options) {
-  EngineOptions engine = VerbsChannelEntry::engine_options(options);
+  EngineOptions engine = options.engine;
   engine.max_reads = kStreamReads;
   engine.read_chunk = kStreamReadChunk;
   return engine;

@@ -9,47 +9,70 @@
 #include <cstdint>
 #include <string>
 
+#include "protocol/channel_engine.h"
+
 namespace jrdma {
 
+// The record's two parts: what every transport's channels use (the engine's options, the
+// listeners' bound), then what only the verbs transport's queue pairs use.
+#define JRDMA_CHANNEL_SETTINGS_NEUTRAL(X)                                                                   \
+  X(uint32_t, depth)                /* RdmaConfig.queueDepth */                                         \
+  X(uint32_t, eager)                /* eagerSize */                                                     \
+  X(uint32_t, max_message)          /* maxMessageSize */                                                \
+  X(uint32_t, rendezvous)           /* rendezvousTransfers */                                           \
+  X(uint32_t, max_pending)          /* maxPendingConnections */                                         \
+  X(uint32_t, keepalive_ms)         /* keepaliveMillis (0: off) */                                      \
+  X(uint32_t, operation_timeout_ms) /* operationTimeoutMillis (0: off) */                               \
+  X(uint32_t, agent_timeout_ms)     /* agentLimits().timeoutMillis() */                                 \
+  X(uint64_t, agent_quota_bytes)    /* agentLimits().quotaBytes() */                                    \
+  X(uint32_t, agent_quota_count)    /* agentLimits().quotaCount() */                                    \
+  X(uint32_t, auth_timeout_ms)      /* connectTimeoutMillis: the time a peer has for its proof */
+#define JRDMA_CHANNEL_SETTINGS_VERBS(X)                                                                     \
+  X(uint32_t, max_inline)           /* maxInline */                                                     \
+  X(uint32_t, timeout)              /* timeout: the ACK timeout exponent */                             \
+  X(uint32_t, retry_count)          /* retryCount */                                                    \
+  X(uint32_t, rnr_retry)            /* rnrRetry */                                                      \
+  X(uint32_t, port)                 /* the selected port */                                             \
+  X(int32_t, gid_index)             /* the selected GID index, -1: rdma_cm's choice for the address */  \
+  X(uint32_t, mtu)                  /* the selected path MTU in bytes */                                \
+  X(uint32_t, pkey_index)           /* pkeyIndex */                                                     \
+  X(uint32_t, service_level)        /* serviceLevel */                                                  \
+  X(uint32_t, traffic_class)        /* trafficClass */
+
+#define JRDMA_SETTINGS_MEMBER(type, name) type name;
 struct ChannelSettings {
-  uint32_t depth;                 // RdmaConfig.queueDepth
-  uint32_t eager;                 // eagerSize
-  uint32_t max_inline;            // maxInline
-  uint32_t timeout;               // timeout: the ACK timeout exponent
-  uint32_t retry_count;           // retryCount
-  uint32_t rnr_retry;             // rnrRetry
-  uint32_t port;                  // the selected port
-  int32_t gid_index;              // the selected GID index, -1: rdma_cm's choice for the address
-  uint32_t mtu;                   // the selected path MTU in bytes
-  uint32_t pkey_index;            // pkeyIndex
-  uint32_t service_level;         // serviceLevel
-  uint32_t traffic_class;         // trafficClass
-  uint32_t max_message;           // maxMessageSize
-  uint32_t rendezvous;            // rendezvousTransfers
-  uint32_t max_pending;           // maxPendingConnections
-  uint32_t keepalive_ms;          // keepaliveMillis (0: off)
-  uint32_t operation_timeout_ms;  // operationTimeoutMillis (0: off)
-  uint32_t agent_timeout_ms;      // agentLimits().timeoutMillis()
-  uint64_t agent_quota_bytes;     // agentLimits().quotaBytes()
-  uint32_t agent_quota_count;     // agentLimits().quotaCount()
-  uint32_t auth_timeout_ms;       // connectTimeoutMillis: the time a peer has for its proof
+  JRDMA_CHANNEL_SETTINGS_NEUTRAL(JRDMA_SETTINGS_MEMBER)
+  JRDMA_CHANNEL_SETTINGS_VERBS(JRDMA_SETTINGS_MEMBER)
 };
-static_assert(sizeof(ChannelSettings) == 88 && offsetof(ChannelSettings, agent_quota_bytes) == 72);
+#undef JRDMA_SETTINGS_MEMBER
+static_assert(sizeof(ChannelSettings) == 88 && offsetof(ChannelSettings, agent_quota_bytes) == 32,
+              "the 64-bit field stays 8-aligned: Java writes the record at these offsets");
 
-#define JRDMA_SETTINGS_FIELD(name) (std::string(",") + #name + "=" + std::to_string(offsetof(ChannelSettings, name)))
-
+// "settings size=88,depth=0,eager=4,...": every field in order, named as Java names them.
 inline std::string channel_settings_layout() {
-  return "settings size=" + std::to_string(sizeof(ChannelSettings)) + JRDMA_SETTINGS_FIELD(depth) +
-         JRDMA_SETTINGS_FIELD(eager) + JRDMA_SETTINGS_FIELD(max_inline) + JRDMA_SETTINGS_FIELD(timeout) +
-         JRDMA_SETTINGS_FIELD(retry_count) + JRDMA_SETTINGS_FIELD(rnr_retry) + JRDMA_SETTINGS_FIELD(port) +
-         JRDMA_SETTINGS_FIELD(gid_index) + JRDMA_SETTINGS_FIELD(mtu) + JRDMA_SETTINGS_FIELD(pkey_index) +
-         JRDMA_SETTINGS_FIELD(service_level) + JRDMA_SETTINGS_FIELD(traffic_class) +
-         JRDMA_SETTINGS_FIELD(max_message) + JRDMA_SETTINGS_FIELD(rendezvous) + JRDMA_SETTINGS_FIELD(max_pending) +
-         JRDMA_SETTINGS_FIELD(keepalive_ms) + JRDMA_SETTINGS_FIELD(operation_timeout_ms) +
-         JRDMA_SETTINGS_FIELD(agent_timeout_ms) + JRDMA_SETTINGS_FIELD(agent_quota_bytes) +
-         JRDMA_SETTINGS_FIELD(agent_quota_count) + JRDMA_SETTINGS_FIELD(auth_timeout_ms);
+  std::string layout = "settings size=" + std::to_string(sizeof(ChannelSettings));
+#define JRDMA_SETTINGS_FIELD(type, name) layout += std::string(",") + #name + "=" + std::to_string(offsetof(ChannelSettings, name));
+  JRDMA_CHANNEL_SETTINGS_NEUTRAL(JRDMA_SETTINGS_FIELD)
+  JRDMA_CHANNEL_SETTINGS_VERBS(JRDMA_SETTINGS_FIELD)
+#undef JRDMA_SETTINGS_FIELD
+  return layout;
 }
 
-#undef JRDMA_SETTINGS_FIELD
+// The transport-neutral part as a channel engine's options (every transport). The pre-shared key,
+// the graceful-close bound and what the context adds (budget, READ sizes) are not in the record.
+inline EngineOptions engine_options(const ChannelSettings& s) {
+  EngineOptions e;
+  e.depth = s.depth;
+  e.eager = s.eager;
+  e.max_message = s.max_message;
+  e.rendezvous = s.rendezvous;
+  e.keepalive_ms = s.keepalive_ms;
+  e.operation_timeout_ms = s.operation_timeout_ms;
+  e.agent_timeout_ms = s.agent_timeout_ms;
+  e.agent_quota_bytes = s.agent_quota_bytes;
+  e.agent_quota_count = s.agent_quota_count;
+  e.auth_timeout_ms = s.auth_timeout_ms;
+  return e;
+}
 
 }  // namespace jrdma

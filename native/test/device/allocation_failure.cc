@@ -26,7 +26,7 @@ ChannelOptions small_channels() {
   ChannelOptions channel;
   channel.queue_pair.eager = 4096;
   channel.queue_pair.depth = 16;
-  channel.max_message = 1u << 20;
+  channel.engine.max_message = 1u << 20;
   return channel;
 }
 

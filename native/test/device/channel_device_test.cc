@@ -168,7 +168,7 @@ struct RawChannel {
     jrdma::ChannelOptions options;
     options.queue_pair.eager = 4096;
     options.queue_pair.depth = 16;
-    options.max_message = 1u << 20;
+    options.engine.max_message = 1u << 20;
     sockaddr_in bind = address(kServerIp, port);
     listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
     std::atomic<bool> connected{false};
@@ -410,7 +410,7 @@ TEST(ChannelDevice, ARawPeerThatNeverProvesTheKeyReadsAndWritesNothingThroughAVa
   jrdma::ChannelOptions options;
   options.queue_pair.eager = 4096;
   options.queue_pair.depth = 16;
-  options.psk = {'k', 'e', 'y'};
+  options.engine.psk = {'k', 'e', 'y'};
   int port = 21010;
   sockaddr_in bind = address(kServerIp, port);
   jrdma::VerbsListener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "protocol/channel_settings.h"
 #include "protocol/transport.h"
 #include "transports/verbs/cm_id.h"
 #include "transports/verbs/completion_queue.h"
@@ -57,6 +58,24 @@ struct QueuePairOptions {
   uint8_t service_level = 0;
   uint8_t traffic_class = 0;  // GRH traffic class (IP TOS on RoCE v2)
 };
+
+// The settings record's verbs part (with the ring's shape from its neutral part) as a queue pair's options.
+inline QueuePairOptions queue_pair_options(const ChannelSettings& s) noexcept {
+  QueuePairOptions q;
+  q.depth = s.depth;
+  q.eager = s.eager;
+  q.max_inline = s.max_inline;
+  q.timeout = static_cast<uint8_t>(s.timeout);
+  q.retry_count = static_cast<uint8_t>(s.retry_count);
+  q.rnr_retry = static_cast<uint8_t>(s.rnr_retry);
+  q.port = static_cast<uint8_t>(s.port);
+  q.gid_index = s.gid_index;
+  q.mtu = s.mtu;
+  q.pkey_index = static_cast<uint16_t>(s.pkey_index);
+  q.service_level = static_cast<uint8_t>(s.service_level);
+  q.traffic_class = static_cast<uint8_t>(s.traffic_class);
+  return q;
+}
 
 // A configured queue-pair attribute the device did not keep (read back after the transition):
 // the device cannot honour it, e.g. a service level on Soft-RoCE, which has no field for it.

@@ -19,24 +19,14 @@
 
 namespace jrdma {
 
+// What a listener's or a created channel's channels are configured with: the engine's options
+// (every transport), the queue pair's (verbs only) and a listener's own. Decoded from Java's
+// settings record (protocol/channel_settings.h) by the JNI layer.
 struct ChannelOptions {
-  QueuePairOptions queue_pair;
-  uint32_t graceful_close_ms = 2000;
-  uint32_t max_message = 1u << 30;  // the largest message accepted (RdmaConfig.maxMessageSize)
-  uint32_t rendezvous = 8;          // transfers received at a time (RdmaConfig.rendezvousTransfers)
-  uint32_t max_pending = 64;        // listeners: accepted requests not established yet (maxPendingConnections)
-  uint32_t keepalive_ms = 30000;    // RdmaConfig.keepaliveMillis (0: off)
-  uint32_t operation_timeout_ms = 120000;  // RdmaConfig.operationTimeoutMillis (0: off)
-  uint32_t agent_timeout_ms = 10000;       // RdmaConfig.agentLimits().timeoutMillis()
-  uint64_t agent_quota_bytes = 64u << 20;  // RdmaConfig.agentLimits().quotaBytes()
-  uint32_t agent_quota_count = 256;        // RdmaConfig.agentLimits().quotaCount()
-  bool admission = false;  // listeners: Java's admission policy decides on each request
-  std::vector<uint8_t> psk;          // RdmaConfig.preSharedKey (empty: no authentication)
-  uint32_t auth_timeout_ms = 5000;   // RdmaConfig.connectTimeoutMillis: time for the peer's proof
-  // Filled in by the context: from the device, and the context's receive budget.
-  uint32_t read_chunk = 1u << 20;
-  uint32_t max_reads = 1;
-  ReceiveBudget* budget = nullptr;
+  EngineOptions engine;         // the context fills in budget, read_chunk and max_reads
+  QueuePairOptions queue_pair;  // the verbs transport's
+  uint32_t max_pending = 64;    // listeners: accepted requests not established yet (maxPendingConnections)
+  bool admission = false;       // listeners: Java's admission policy decides on each request
 };
 
 // How long a graceful close waits for posted operations: twice the transport's own give-up time
@@ -78,23 +68,11 @@ class VerbsChannelEntry {
     return ChannelMemoryLayout::of(o.queue_pair.depth, o.queue_pair.eager).size;
   }
 
-  static EngineOptions engine_options(const ChannelOptions& o) noexcept {
-    EngineOptions e;
+  // The ring's shape is the queue pair's: the engine takes depth and eager size from it.
+  static EngineOptions engine_options(const ChannelOptions& o) {
+    EngineOptions e = o.engine;
     e.depth = o.queue_pair.depth;
     e.eager = o.queue_pair.eager;
-    e.graceful_close_ms = o.graceful_close_ms;
-    e.max_message = o.max_message;
-    e.rendezvous = o.rendezvous;
-    e.keepalive_ms = o.keepalive_ms;
-    e.operation_timeout_ms = o.operation_timeout_ms;
-    e.agent_timeout_ms = o.agent_timeout_ms;
-    e.agent_quota_bytes = o.agent_quota_bytes;
-    e.agent_quota_count = o.agent_quota_count;
-    e.psk = o.psk;
-    e.auth_timeout_ms = o.auth_timeout_ms;
-    e.read_chunk = o.read_chunk;
-    e.max_reads = o.max_reads;
-    e.budget = o.budget;
     return e;
   }
   ChannelMemory memory() const noexcept { return memory_.memory(); }

@@ -37,7 +37,7 @@ void VerbsContext::apply_id_options(verbs::CmId& id, const ChannelOptions& optio
 void VerbsContext::fill_conn_param(rdma_conn_param* param, const VerbsChannelEntry& channel, uint8_t* private_data) const {
   wire::Handshake local = channel.engine.local_handshake();
   local.mtu = channel.options.queue_pair.mtu;
-  if (!channel.options.psk.empty()) local.flags |= wire::kFlagAuthenticate;
+  if (!channel.options.engine.psk.empty()) local.flags |= wire::kFlagAuthenticate;
   wire::encode_handshake(local, private_data);
   *param = rdma_conn_param{};
   param->qp_num = channel.transport.qp_num();
@@ -130,7 +130,7 @@ void VerbsContext::handle_connect_request(rdma_cm_event* event, std::vector<verb
   }
   // Both ends hold a pre-shared key, or neither: a client that requires authentication must not
   // talk to a server that cannot give it, nor a server that requires it to a client without a key.
-  bool we_authenticate = !listener->options.psk.empty();
+  bool we_authenticate = !listener->options.engine.psk.empty();
   if (we_authenticate != ((peer.flags & wire::kFlagAuthenticate) != 0)) {
     return refuse(wire::RejectReason::kAuthMismatch, we_authenticate ? 1 : 0, 0);
   }
@@ -172,11 +172,11 @@ VerbsChannelEntry* VerbsContext::accept_request(VerbsListener* listener, verbs::
     channel->engine.set_peer(peer);
     channel->transport.create_queue_pair();
     channel->engine.attach(&channel->transport);  // every receive is posted before the peer may send
-    channel->transport.ready(peer.mtu, !listener->options.psk.empty());
+    channel->transport.ready(peer.mtu, !listener->options.engine.psk.empty());
     uint8_t data[wire::kAcceptWithNonceSize];
     rdma_conn_param param;
     fill_conn_param(&param, *channel, data);
-    if (!listener->options.psk.empty()) {
+    if (!listener->options.engine.psk.empty()) {
       // A fresh nonce per connection: a proof recorded from another connection does not match.
       uint8_t* nonce = data + wire::kHandshakeSize;
       if (!crypto::random_bytes(nonce, wire::kNonceSize)) throw_errno("getrandom()", errno != 0 ? errno : EIO);
@@ -271,7 +271,7 @@ void VerbsContext::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId
         connect_failed(channel, ChannelFailure::kRejected, 0, reason);
         break;
       }
-      if (!channel.options.psk.empty()) {
+      if (!channel.options.engine.psk.empty()) {
         if ((peer.flags & wire::kFlagAuthenticate) == 0 || event->param.conn.private_data_len < wire::kAcceptWithNonceSize) {
           connect_failed(channel, ChannelFailure::kAuthFailed, static_cast<int>(AuthFailure::kNotOffered));
           break;
@@ -280,7 +280,7 @@ void VerbsContext::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId
       }
       try {
         // With a key, the client too grants remote access only once the server proved itself.
-        channel.transport.ready(peer.mtu, !channel.options.psk.empty());
+        channel.transport.ready(peer.mtu, !channel.options.engine.psk.empty());
         if (rdma_establish(event->id) != 0) throw_errno("rdma_establish()", errno);
       } catch (const AttributeRefused& e) {
         channel.engine.abort(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kAttributeRefused),

@@ -101,9 +101,9 @@ VerbsChannelEntry* VerbsContext::create_channel(const ChannelOptions& options) {
 
 VerbsChannelEntry* VerbsContext::add_channel(const ChannelOptions& options, bool passive) {
   ChannelOptions with_context = options;
-  with_context.read_chunk = read_chunk_;
-  with_context.max_reads = static_cast<uint32_t>(max_rd_atomic_);
-  with_context.budget = &loop_.budget();
+  with_context.engine.read_chunk = read_chunk_;
+  with_context.engine.max_reads = static_cast<uint32_t>(max_rd_atomic_);
+  with_context.engine.budget = &loop_.budget();
   return channels_.insert([&](uint32_t key) {
     return std::make_unique<VerbsChannelEntry>(key, passive, with_context, blocks_, pd_.get(), cq_, *this, *this);
   });
