@@ -35,7 +35,9 @@ ChannelEngine::ChannelEngine(uint32_t key, const EngineOptions& options, Channel
       // Room for every operation in the window, for the sends the peer reads, and for as many
       // finished reports again, waiting behind a large send.
       reports_(2 * options.depth + wire::kMaxRendezvous),
-      agent_(options.agent_quota_bytes, options.agent_quota_count) {
+      agent_(options.agent_quota_bytes, options.agent_quota_count),
+      keepalive_(options.keepalive_ms),
+      operations_(options.operation_timeout_ms) {
   if (memory.size < layout_.size) {
     throw RdmaError(ErrorKind::kIllegalArgument, "channel memory of " + std::to_string(memory.size) +
                                                      " bytes, the layout needs " + std::to_string(layout_.size));
@@ -93,9 +95,11 @@ void ChannelEngine::open_locked() {
   if (state_ != State::kStarted) return;
   state_ = State::kOpen;
   credits_ = peer_.credits;
-  last_heard_ = last_sent_ = last_progress_ = std::chrono::steady_clock::now();
+  const auto now = std::chrono::steady_clock::now();
+  keepalive_.start(now);
+  operations_.start(now);
   if (auth_.pending) {
-    auth_.deadline = last_heard_ + std::chrono::milliseconds(options_.auth_timeout_ms);
+    auth_.deadline = now + std::chrono::milliseconds(options_.auth_timeout_ms);
     if (auth_.client) send_client_proof_locked();
     return;  // kChannelOpen once the peer's proof is checked (receive_auth_locked)
   }
@@ -308,8 +312,7 @@ void ChannelEngine::drain_queue_locked() {
 
 void ChannelEngine::emit_reports_locked() {
   reports_.emit_ready([this](uint64_t seq, OpKind kind, int32_t status, int64_t result) {
-    progressed_ = true;
-    while (!deadlines_.empty() && deadlines_.front().seq <= seq) deadlines_.pop_front();
+    operations_.reported_through(seq);
     if (status != kStatusSuccess) counters_.add(Counter::kFailedOperations);
     sink_.emit(make_record(EventKind::kOpDone, key_, status, static_cast<int32_t>(kind), static_cast<int64_t>(seq),
                            result));
@@ -354,7 +357,7 @@ void ChannelEngine::flush_locked() {
     }
     transport_->post_chain(chain_.data(), static_cast<int>(chain_.size()));
     chain_.clear();
-    sent_ = true;
+    keepalive_.sent();
   } catch (const RdmaError& e) {
     // Some requests of the chain may be on the wire, some not: close the channel, which fails
     // every operation not reported yet exactly once.
@@ -419,7 +422,7 @@ void ChannelEngine::close() {
     uint64_t first_unposted = queue_.front().seq;
     sink_.emit(make_record(EventKind::kOpsUnposted, key_, 0, 0, static_cast<int64_t>(first_unposted)));
     queue_.clear();
-    while (!deadlines_.empty() && deadlines_.back().seq >= first_unposted) deadlines_.pop_back();
+    operations_.unposted_from(first_unposted);
   }
   flush_locked();  // what was taken is posted and completes; sends the peer reads are answered
   finish_closing_if_quiet_locked();
@@ -442,7 +445,7 @@ void ChannelEngine::finish_locked(ClosedCause cause, int32_t code, int64_t detai
   state_ = State::kClosed;
   auth_.pending = false;
   queue_.clear();
-  deadlines_.clear();
+  operations_.clear();
   chain_.clear();
   window_.clear();
   reports_.clear();

@@ -22,6 +22,8 @@
 #include "protocol/agent.h"
 #include "protocol/channel_counters.h"
 #include "protocol/event_record.h"
+#include "protocol/keepalive.h"
+#include "protocol/operation_watch.h"
 #include "protocol/ordered_reports.h"
 #include "protocol/receive_budget.h"
 #include "protocol/receive_ring.h"
@@ -134,8 +136,7 @@ class ChannelEngine {
   void keepalive_locked(std::chrono::steady_clock::time_point now);
   void count_posted_locked(OpKind kind, uint64_t length) noexcept;
   void count_received_locked(uint64_t length, bool rendezvous) noexcept;
-  void watch_progress_locked(std::chrono::steady_clock::time_point now);
-  void watch_deadlines_locked(std::chrono::steady_clock::time_point now);
+  void watch_operations_locked(std::chrono::steady_clock::time_point now);
   void note_deadline_locked(const Submission& s);
   static bool needs_credit(OpKind kind) noexcept {
     return kind == OpKind::kSend || kind == OpKind::kWriteWithImmediate || kind == OpKind::kCredit ||
@@ -234,27 +235,9 @@ class ChannelEngine {
   std::deque<PostedReceive> posted_;           // receives the application posted, in order
   DeliveryQueue deliveries_;
   std::chrono::steady_clock::time_point close_deadline_{};
-  // Keepalive (tick()): whether anything arrived / was posted since the last tick, and when the
-  // last tick saw it. Flags on the hot paths, clock reads only in tick.
-  bool heard_ = false;
-  bool sent_ = false;
-  std::chrono::steady_clock::time_point last_heard_{};
-  std::chrono::steady_clock::time_point last_sent_{};
-  std::chrono::steady_clock::time_point last_tick_{};
-  // Operation timeout (tick()): whether an operation was reported since the last tick, and when
-  // the operations waiting now last saw one finish.
+  Keepalive keepalive_;         // tick(): is the peer silent, do we owe it a message
+  OperationWatch operations_;   // tick(): stalled operations and missed deadlines
   ChannelCounters counters_;
-  bool progressed_ = false;
-  std::chrono::steady_clock::time_point last_progress_{};
-  // Deadlines of operations not reported yet (Submission::deadline_ms), in submission order: an
-  // operation is reported in that order, so its entry is at the front when it is (tick()).
-  struct Deadline {
-    uint64_t seq;
-    OpKind kind;
-    uint32_t ms;
-    std::chrono::steady_clock::time_point at;
-  };
-  std::deque<Deadline> deadlines_;
 };
 
 }  // namespace jrdma

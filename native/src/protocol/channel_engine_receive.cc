@@ -14,7 +14,7 @@ void ChannelEngine::on_receive(uint32_t slot, uint32_t byte_len) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (state_ == State::kClosed) return;
   if (!ring_.arrive(slot)) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kUnexpectedReceive));
-  heard_ = true;  // the peer is alive (keepalive_locked)
+  keepalive_.heard();  // the peer is alive
   // The first message can overtake the connection-established event on the passive side.
   open_locked();
   wire::MessageHeader h;
@@ -261,7 +261,7 @@ void ChannelEngine::on_immediate(uint32_t slot, uint32_t immediate) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (state_ == State::kClosed) return;
   if (!ring_.arrive(slot)) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kUnexpectedReceive));
-  heard_ = true;  // the peer is alive (keepalive_locked)
+  keepalive_.heard();  // the peer is alive
   open_locked();
   if (auth_.pending) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kNotAuthenticated));
   sink_.emit(make_record(EventKind::kImmediate, key_, static_cast<int32_t>(slot), static_cast<int32_t>(immediate)));
