@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "transports/verbs/verbs_context.h"
 #include "base/error.h"
+#include "transports/verbs/verbs_context.h"
 
 namespace {
 
@@ -76,11 +76,13 @@ struct Side {
         established = true;
         break;
       case EventKind::kChannelClosed:
-        throw jrdma::RdmaError(jrdma::ErrorKind::kNative, "channel closed: cause " + std::to_string(r.a) + " code " +
-                                                             std::to_string(r.b) + " detail " + std::to_string(r.c),
+        throw jrdma::RdmaError(jrdma::ErrorKind::kNative,
+                               "channel closed: cause " + std::to_string(r.a) + " code " + std::to_string(r.b) +
+                                   " detail " + std::to_string(r.c),
                                0);
       case EventKind::kOpDone:
-        if (r.a != 0) throw jrdma::RdmaError(jrdma::ErrorKind::kNative, "work completion status " + std::to_string(r.a), 0);
+        if (r.a != 0)
+          throw jrdma::RdmaError(jrdma::ErrorKind::kNative, "work completion status " + std::to_string(r.a), 0);
         ++completions;
         break;
       case EventKind::kTransferNeedsBuffer: {
@@ -157,10 +159,12 @@ void open_pair(Pair& pair, const Options& o, int port) {
   }
   for (Side* side : {&pair.server, &pair.client}) {
     side->data.assign(static_cast<std::size_t>(std::max(o.sizes.back(), 64)), 0);
-    side->data_mr = side->context->register_memory(side->data.data(), side->data.size(),
-                                                   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+    side->data_mr =
+        side->context->register_memory(side->data.data(), side->data.size(),
+                                       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
     side->incoming.assign(side->data.size(), 0);
-    side->incoming_mr = side->context->register_memory(side->incoming.data(), side->incoming.size(), IBV_ACCESS_LOCAL_WRITE);
+    side->incoming_mr =
+        side->context->register_memory(side->incoming.data(), side->incoming.size(), IBV_ACCESS_LOCAL_WRITE);
   }
 }
 
@@ -264,8 +268,8 @@ Row bandwidth(Pair& p, const std::string& test, int size, const Options& o) {
         if (test == "send_bw") {
           send(c, size);
         } else {
-          c.submit(test == "write_bw" ? jrdma::OpKind::kWrite : jrdma::OpKind::kRead, static_cast<uint32_t>(size), remote,
-                   s.data_mr->rkey());
+          c.submit(test == "write_bw" ? jrdma::OpKind::kWrite : jrdma::OpKind::kRead, static_cast<uint32_t>(size),
+                   remote, s.data_mr->rkey());
         }
         ++posted;
       }
@@ -308,14 +312,22 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     std::string v = argv[i + 1];
-    if (a == "--device") o.device = v;
-    else if (a == "--ip") o.ip = v;
-    else if (a == "--sizes") o.sizes = parse_sizes(v);
-    else if (a == "--tests") o.tests = split_commas(v);
-    else if (a == "--lat-iters") o.lat_iters = std::stoi(v);
-    else if (a == "--bw-iters") o.bw_iters = std::stoi(v);
-    else if (a == "--window") o.window = std::min(std::stoi(v), 100);
-    else if (a == "--csv") o.csv = v;
+    if (a == "--device")
+      o.device = v;
+    else if (a == "--ip")
+      o.ip = v;
+    else if (a == "--sizes")
+      o.sizes = parse_sizes(v);
+    else if (a == "--tests")
+      o.tests = split_commas(v);
+    else if (a == "--lat-iters")
+      o.lat_iters = std::stoi(v);
+    else if (a == "--bw-iters")
+      o.bw_iters = std::stoi(v);
+    else if (a == "--window")
+      o.window = std::min(std::stoi(v), 100);
+    else if (a == "--csv")
+      o.csv = v;
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 2;
@@ -350,8 +362,8 @@ int main(int argc, char** argv) {
       std::fprintf(f, "test,bytes,iterations,p50_us,p99_us,p999_us,mib_per_s,mmsg_per_s,note\n");
       for (const Row& r : rows) {
         auto v = [](double x) { return x < 0 ? std::string() : std::to_string(x); };
-        std::fprintf(f, "%s,%d,%d,%s,%s,%s,%s,%s,\n", r.test.c_str(), r.size, r.iters, v(r.p50).c_str(), v(r.p99).c_str(),
-                     v(r.p999).c_str(), v(r.mib).c_str(), v(r.mmsg).c_str());
+        std::fprintf(f, "%s,%d,%d,%s,%s,%s,%s,%s,\n", r.test.c_str(), r.size, r.iters, v(r.p50).c_str(),
+                     v(r.p99).c_str(), v(r.p999).c_str(), v(r.mib).c_str(), v(r.mmsg).c_str());
       }
       std::fclose(f);
     }

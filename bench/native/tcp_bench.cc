@@ -228,7 +228,8 @@ int main(int argc, char** argv) {
     auto* in = reinterpret_cast<sockaddr_in*>(&any);
     in->sin_family = AF_INET;
     in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    tcp::TcpListener* listener = server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), options, 4);
+    tcp::TcpListener* listener =
+        server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), options, 4);
     in->sin_port = htons(listener->port);
     client.channel = client.context.create_channel(options);
     client.context.connect(client.channel, any, 5000);

@@ -88,7 +88,7 @@ class CheckingSink : public EventSink {
   uint64_t last_done = 0;
   std::vector<uint32_t> held;
   std::vector<std::pair<uint64_t, uint64_t>> needs;
-  std::set<uint64_t> allocations;         // seqs of kAllocateRemote submissions
+  std::set<uint64_t> allocations;        // seqs of kAllocateRemote submissions
   std::vector<uint64_t> agent_requests;  // the peer's requests Java has not answered
   bool closed = false;
 };
@@ -97,9 +97,9 @@ class CheckingSink : public EventSink {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   Reader in{data, size};
-  static std::vector<uint8_t> source(2 * kSourceBytes, 0x5a);    // what the peer "exposes": any offset + max_message
-  static std::vector<uint8_t> destination(kSourceBytes, 0);      // Java's buffers
-  static std::vector<uint8_t> local(kSourceBytes, 0x11);         // Java's send buffers
+  static std::vector<uint8_t> source(2 * kSourceBytes, 0x5a);  // what the peer "exposes": any offset + max_message
+  static std::vector<uint8_t> destination(kSourceBytes, 0);    // Java's buffers
+  static std::vector<uint8_t> local(kSourceBytes, 0x11);       // Java's send buffers
   std::vector<uint8_t> peer_ring(static_cast<std::size_t>(kPeerSlots) * 1024);
 
   EngineOptions options;
@@ -265,10 +265,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
         break;
       case 9:
         switch (in.byte() % 8) {
-          case 0: engine.close(); break;
-          case 1: engine.abort(ClosedCause::kPeerDisconnected); break;
-          case 2: engine.on_receive_error(in.byte() % 22); break;
-          default: break;
+          case 0:
+            engine.close();
+            break;
+          case 1:
+            engine.abort(ClosedCause::kPeerDisconnected);
+            break;
+          case 2:
+            engine.on_receive_error(in.byte() % 22);
+            break;
+          default:
+            break;
         }
         break;
     }

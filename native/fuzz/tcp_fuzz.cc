@@ -34,7 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   std::vector<uint8_t> space(3 * 256, 0xC3);
   uint8_t* region = space.data() + 256;
   tcp::MemoryTable table;
-  uint32_t key = table.add(reinterpret_cast<uintptr_t>(region), 256, tcp::kRemoteWrite | tcp::kRemoteRead | tcp::kRemoteAtomic);
+  uint32_t key =
+      table.add(reinterpret_cast<uintptr_t>(region), 256, tcp::kRemoteWrite | tcp::kRemoteRead | tcp::kRemoteAtomic);
   NullSink sink;
   {
     tcp::TcpChannel transport(fds[0], memory.data(), options.eager, table);

@@ -13,7 +13,7 @@ enum class ErrorKind {
   kConfiguration,  // invalid or ambiguous configuration
   kIllegalArgument,
   kIllegalState,
-  kRegistration,   // ibv_reg_mr failed (memlock limit, bad address)
+  kRegistration,  // ibv_reg_mr failed (memlock limit, bad address)
 };
 
 class RdmaError : public std::runtime_error {

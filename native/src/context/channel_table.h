@@ -47,7 +47,8 @@ class ChannelTable {
       }
       index = used_.load(std::memory_order_relaxed);
       // remove() puts the index back without allocating: room for every index ever used.
-      if (free_indexes_.capacity() < index + 1) free_indexes_.reserve(std::max<std::size_t>(64, 2 * free_indexes_.capacity()));
+      if (free_indexes_.capacity() < index + 1)
+        free_indexes_.reserve(std::max<std::size_t>(64, 2 * free_indexes_.capacity()));
       generations_.push_back(1);
       used_.store(index + 1, std::memory_order_release);
     }
@@ -105,7 +106,7 @@ class ChannelTable {
   std::unique_ptr<std::atomic<Entry*>[]> slots_;
   std::atomic<uint32_t> used_{0};  // indexes ever used
   std::mutex mutex_;
-  std::vector<uint16_t> generations_;  // guarded by mutex_
+  std::vector<uint16_t> generations_;   // guarded by mutex_
   std::vector<uint32_t> free_indexes_;  // guarded by mutex_
 };
 

@@ -62,7 +62,9 @@ void run_kept_in_channels(const ChannelTable<Channel>& channels, Run&& run) {
     for (uint8_t bit : {kDeferredConnect, kDeferredDisconnect, kDeferredDestroy}) {
       if ((kept & bit) == 0) continue;
       Command c{};
-      c.kind = bit == kDeferredConnect ? Command::kConnect : bit == kDeferredDestroy ? Command::kDestroyChannel : Command::kDisconnect;
+      c.kind = bit == kDeferredConnect   ? Command::kConnect
+               : bit == kDeferredDestroy ? Command::kDestroyChannel
+                                         : Command::kDisconnect;
       c.channel = &channel;
       c.key = channel.key;
       try {

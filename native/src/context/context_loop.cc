@@ -113,7 +113,8 @@ bool ContextLoop::check_fds(int timeout_ms) {
     // After the fds: a command may free an object a ready fd of this batch names.
     wake_requested_.store(false, std::memory_order_relaxed);
     uint64_t count;
-    if (::read(wake_fd_, &count, sizeof count) == sizeof count) emit(make_record(EventKind::kWakeup, 0));  // Java runs its tasks
+    if (::read(wake_fd_, &count, sizeof count) == sizeof count)
+      emit(make_record(EventKind::kWakeup, 0));  // Java runs its tasks
     driver_.run_commands();
   }
   retry_budget_waiters();

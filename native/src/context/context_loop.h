@@ -76,7 +76,7 @@ class ContextLoop {
   TransportDriver& driver_;
   int epoll_fd_ = -1;
   int wake_fd_ = -1;
-  char wake_tag_ = 0;  // its address marks the eventfd in epoll
+  char wake_tag_ = 0;                        // its address marks the eventfd in epoll
   std::atomic<bool> wake_requested_{false};  // set by wake(): a spin gives way to the eventfd
   std::atomic<std::thread::id> loop_thread_{};
   AdaptiveSpin spin_;  // loop thread

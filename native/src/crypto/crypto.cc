@@ -44,8 +44,9 @@ Libcrypto load() {
     if (loaded.sha256 != nullptr && loaded.hmac != nullptr) return loaded;
     tried += std::string(tried.empty() ? "" : "; ") + name + " has no EVP_sha256/HMAC";
   }
-  loaded.error = "the pre-shared-key authentication needs OpenSSL's libcrypto (libcrypto.so.3 or libcrypto.so.1.1): " +
-                 tried + "; install it (Debian/Ubuntu: apt install libssl3; RHEL/Rocky/Fedora: dnf install openssl-libs)";
+  loaded.error =
+      "the pre-shared-key authentication needs OpenSSL's libcrypto (libcrypto.so.3 or libcrypto.so.1.1): " + tried +
+      "; install it (Debian/Ubuntu: apt install libssl3; RHEL/Rocky/Fedora: dnf install openssl-libs)";
   return loaded;
 }
 
@@ -60,8 +61,8 @@ void require_hmac() {
   if (!libcrypto().error.empty()) throw RdmaError(ErrorKind::kConfiguration, libcrypto().error, ENOENT);
 }
 
-Digest hmac_sha256(const uint8_t* key, std::size_t key_length, const uint8_t* a, std::size_t a_length,
-                   const uint8_t* b, std::size_t b_length, const uint8_t* c, std::size_t c_length) {
+Digest hmac_sha256(const uint8_t* key, std::size_t key_length, const uint8_t* a, std::size_t a_length, const uint8_t* b,
+                   std::size_t b_length, const uint8_t* c, std::size_t c_length) {
   require_hmac();
   uint8_t message[256];
   std::size_t length = a_length + b_length + c_length;

@@ -27,7 +27,8 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
   if (chars == nullptr) throw std::bad_alloc();
   std::string text(chars);
   env->ReleaseStringUTFChars(ip, chars);
-  if (port < 0 || port > 65535) throw RdmaError(ErrorKind::kIllegalArgument, "port out of range: " + std::to_string(port));
+  if (port < 0 || port > 65535)
+    throw RdmaError(ErrorKind::kIllegalArgument, "port out of range: " + std::to_string(port));
   sockaddr_storage storage{};
   auto* v4 = reinterpret_cast<sockaddr_in*>(&storage);
   auto* v6 = reinterpret_cast<sockaddr_in6*>(&storage);
@@ -47,18 +48,20 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
 // and its pre-shared key (null: none).
 ChannelOptions channel_options(JNIEnv* env, jobject settings_buffer, jbyteArray psk) {
   const void* address = settings_buffer != nullptr ? env->GetDirectBufferAddress(settings_buffer) : nullptr;
-  if (address == nullptr || env->GetDirectBufferCapacity(settings_buffer) < static_cast<jlong>(sizeof(ChannelSettings))) {
+  if (address == nullptr ||
+      env->GetDirectBufferCapacity(settings_buffer) < static_cast<jlong>(sizeof(ChannelSettings))) {
     throw RdmaError(ErrorKind::kIllegalArgument, "the channel settings are not a direct buffer of " +
-                                                      std::to_string(sizeof(ChannelSettings)) + " bytes");
+                                                     std::to_string(sizeof(ChannelSettings)) + " bytes");
   }
   ChannelSettings s;
   std::memcpy(&s, address, sizeof s);
   ChannelOptions o;
   o.engine = engine_options(s);
-  if (psk != nullptr) {  // the key stays in native memory only as long as the options that use it
+  if (psk != nullptr) {      // the key stays in native memory only as long as the options that use it
     crypto::require_hmac();  // a missing libcrypto is a configuration error now, not a failed connect later
     o.engine.psk.resize(static_cast<std::size_t>(env->GetArrayLength(psk)));
-    env->GetByteArrayRegion(psk, 0, static_cast<jsize>(o.engine.psk.size()), reinterpret_cast<jbyte*>(o.engine.psk.data()));
+    env->GetByteArrayRegion(psk, 0, static_cast<jsize>(o.engine.psk.size()),
+                            reinterpret_cast<jbyte*>(o.engine.psk.data()));
   }
   o.queue_pair = queue_pair_options(s);
   // Bounded by the queue pair's give-up time over every transport (at least 2 s).
@@ -89,15 +92,15 @@ void closeListener0(JNIEnv* env, jclass, jlong context, jlong listener) {
 }
 
 jlong createChannel0(JNIEnv* env, jclass, jlong context, jobject settings, jbyteArray psk) {
-  return guarded<jlong>(env, 0, [&] { return context_of(context)->create_channel(channel_options(env, settings, psk)); });
+  return guarded<jlong>(env, 0,
+                        [&] { return context_of(context)->create_channel(channel_options(env, settings, psk)); });
 }
 
 // The link as the transport sees it: over verbs the queue pair's attributes as the device reports
 // them (diagnostics, and the tests' proof that the configuration reached the queue pair).
 jstring queuePair0(JNIEnv* env, jclass, jlong context, jlong channel) {
-  return guarded<jstring>(env, nullptr, [&] {
-    return env->NewStringUTF(context_of(context)->describe_link(channel).c_str());
-  });
+  return guarded<jstring>(env, nullptr,
+                          [&] { return env->NewStringUTF(context_of(context)->describe_link(channel).c_str()); });
 }
 
 jint key0(JNIEnv*, jclass, jlong context, jlong channel) {
@@ -119,8 +122,8 @@ jobject ring0(JNIEnv* env, jclass, jlong context, jlong channel) {
   return env->NewDirectByteBuffer(ring.base, static_cast<jlong>(ring.size));
 }
 
-void connect0(JNIEnv* env, jclass, jlong context, jlong channel, jstring ip, jint port, jstring local_ip, jint timeout_ms,
-              jbyteArray connect_data) {
+void connect0(JNIEnv* env, jclass, jlong context, jlong channel, jstring ip, jint port, jstring local_ip,
+              jint timeout_ms, jbyteArray connect_data) {
   guarded<int>(env, 0, [&] {
     sockaddr_storage remote = parse_address(env, ip, port);
     std::vector<uint8_t> data;
@@ -143,8 +146,8 @@ void connect0(JNIEnv* env, jclass, jlong context, jlong channel, jstring ip, jin
 // The posting hot path: a batch of 64-byte Submission records (operations and receive releases).
 void submit0(JNIEnv* env, jclass, jlong context, jlong channel, jlong submissions, jint count) {
   guarded<int>(env, 0, [&] {
-    context_of(context)->engine(channel).submit(reinterpret_cast<const Submission*>(static_cast<uintptr_t>(submissions)),
-                                                count);
+    context_of(context)->engine(channel).submit(
+        reinterpret_cast<const Submission*>(static_cast<uintptr_t>(submissions)), count);
     return 0;
   });
 }
@@ -164,9 +167,8 @@ void abort0(JNIEnv* env, jclass, jlong context, jlong channel) {
 }
 
 jstring describe0(JNIEnv* env, jclass, jlong context, jlong channel) {
-  return guarded<jstring>(env, nullptr, [&] {
-    return env->NewStringUTF(context_of(context)->engine(channel).describe().c_str());
-  });
+  return guarded<jstring>(env, nullptr,
+                          [&] { return env->NewStringUTF(context_of(context)->engine(channel).describe().c_str()); });
 }
 
 // The channel's counters in protocol/channel_counters.h's order (null with a pending exception on failure).
@@ -177,7 +179,8 @@ jlongArray counters0(JNIEnv* env, jclass, jlong context, jlong channel) {
     jlongArray array = env->NewLongArray(n);
     if (array == nullptr) return nullptr;  // OutOfMemoryError pending
     std::array<jlong, static_cast<int>(Counter::kCount)> values;
-    for (jsize i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] = static_cast<jlong>(counters.values()[static_cast<std::size_t>(i)]);
+    for (jsize i = 0; i < n; ++i)
+      values[static_cast<std::size_t>(i)] = static_cast<jlong>(counters.values()[static_cast<std::size_t>(i)]);
     env->SetLongArrayRegion(array, 0, n, values.data());
     return array;
   });
@@ -193,9 +196,8 @@ void destroy0(JNIEnv* env, jclass, jlong context, jlong channel) {
 // ---- admission: loop thread only, while Java handles the kAdmissionRequest record ----------------
 
 jstring admissionPeer0(JNIEnv* env, jclass, jlong context, jlong request) {
-  return guarded<jstring>(env, nullptr, [&] {
-    return env->NewStringUTF(context_of(context)->admission_peer(request).c_str());
-  });
+  return guarded<jstring>(env, nullptr,
+                          [&] { return env->NewStringUTF(context_of(context)->admission_peer(request).c_str()); });
 }
 
 jbyteArray admissionData0(JNIEnv* env, jclass, jlong context, jlong request) {

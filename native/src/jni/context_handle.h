@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "context/adaptive_spin.h"
-#include "transports/verbs/verbs_channel_entry.h"
-#include "transports/verbs/verbs_context.h"
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
+#include "transports/verbs/verbs_channel_entry.h"
+#include "transports/verbs/verbs_context.h"
 
 namespace jrdma::jni {
 

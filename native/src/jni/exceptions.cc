@@ -5,9 +5,9 @@ namespace jrdma::jni {
 namespace {
 
 // Global references, created once in JNI_OnLoad.
-jclass g_rdma_exception = nullptr;          // org.jrdma.RdmaException(String, int errno)
-jclass g_configuration_exception = nullptr; // org.jrdma.ConfigurationException(String)
-jclass g_registration_exception = nullptr;  // org.jrdma.RegistrationException(String, int errno)
+jclass g_rdma_exception = nullptr;           // org.jrdma.RdmaException(String, int errno)
+jclass g_configuration_exception = nullptr;  // org.jrdma.ConfigurationException(String)
+jclass g_registration_exception = nullptr;   // org.jrdma.RegistrationException(String, int errno)
 jmethodID g_registration_exception_ctor = nullptr;
 jclass g_illegal_argument = nullptr;
 jclass g_illegal_state = nullptr;
@@ -63,10 +63,10 @@ bool throw_rdma_error(JNIEnv* env, const RdmaError& error) {
   const bool registration = error.kind() == ErrorKind::kRegistration;
   jstring message = env->NewStringUTF(error.what());
   if (message == nullptr) return true;  // OutOfMemoryError already pending
-  auto exception = static_cast<jthrowable>(env->NewObject(
-      registration ? g_registration_exception : g_rdma_exception,
-      registration ? g_registration_exception_ctor : g_rdma_exception_ctor, message,
-      static_cast<jint>(error.errno_value())));
+  auto exception =
+      static_cast<jthrowable>(env->NewObject(registration ? g_registration_exception : g_rdma_exception,
+                                             registration ? g_registration_exception_ctor : g_rdma_exception_ctor,
+                                             message, static_cast<jint>(error.errno_value())));
   env->DeleteLocalRef(message);
   if (exception == nullptr) return true;  // the constructor's own exception is pending
   bool thrown = env->Throw(exception) == 0;
@@ -76,8 +76,6 @@ bool throw_rdma_error(JNIEnv* env, const RdmaError& error) {
 
 bool throw_out_of_memory(JNIEnv* env, const char* what) { return env->ThrowNew(g_out_of_memory, what) == 0; }
 
-bool throw_internal(JNIEnv* env, const char* what) {
-  return env->ThrowNew(g_illegal_state, what) == 0;
-}
+bool throw_internal(JNIEnv* env, const char* what) { return env->ThrowNew(g_illegal_state, what) == 0; }
 
 }  // namespace jrdma::jni

@@ -4,22 +4,20 @@
 
 #include <string>
 
-#include "transports/verbs/device_info.h"
-#include "transports/verbs/device_info_format.h"
 #include "base/version.h"
-#include "protocol/layout.h"
 #include "jni/channel_natives.h"
 #include "jni/context_natives.h"
 #include "jni/exceptions.h"
 #include "jni/registration.h"
+#include "protocol/layout.h"
+#include "transports/verbs/device_info.h"
+#include "transports/verbs/device_info_format.h"
 
 namespace {
 
 constexpr const char* kLibraryClass = "org/jrdma/impl/NativeLibrary";
 
-jstring version0(JNIEnv* env, jclass) {
-  return env->NewStringUTF(jrdma::library_version());
-}
+jstring version0(JNIEnv* env, jclass) { return env->NewStringUTF(jrdma::library_version()); }
 
 jstring devices0(JNIEnv* env, jclass) {
   return jrdma::jni::guarded<jstring>(env, nullptr, [&] {

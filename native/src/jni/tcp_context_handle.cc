@@ -5,9 +5,9 @@
 #include <sys/socket.h>
 
 #include "base/error.h"
+#include "base/socket_address.h"
 #include "jni/context_handle.h"
 #include "jni/handles.h"
-#include "base/socket_address.h"
 #include "transports/stream/tcp_context.h"
 
 namespace jrdma::jni {

@@ -3,9 +3,9 @@
 #include <arpa/inet.h>
 
 #include "base/error.h"
+#include "base/socket_address.h"
 #include "jni/context_handle.h"
 #include "jni/handles.h"
-#include "base/socket_address.h"
 #include "transports/verbs/memory_region.h"
 
 namespace jrdma::jni {
@@ -77,7 +77,8 @@ class VerbsContextHandle final : public ContextHandle {
  private:
   const AwaitingAdmission& awaiting(int64_t request) const {
     const AwaitingAdmission* awaiting = context_.awaiting(request);
-    if (awaiting == nullptr) throw RdmaError(ErrorKind::kIllegalArgument, "the connection request was decided or is gone");
+    if (awaiting == nullptr)
+      throw RdmaError(ErrorKind::kIllegalArgument, "the connection request was decided or is gone");
     return *awaiting;
   }
 
@@ -89,6 +90,5 @@ class VerbsContextHandle final : public ContextHandle {
 std::unique_ptr<ContextHandle> open_verbs_context(const ContextOptions& options) {
   return std::make_unique<VerbsContextHandle>(options);
 }
-
 
 }  // namespace jrdma::jni

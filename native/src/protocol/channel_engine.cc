@@ -314,8 +314,8 @@ void ChannelEngine::emit_reports_locked() {
   reports_.emit_ready([this](uint64_t seq, OpKind kind, int32_t status, int64_t result) {
     operations_.reported_through(seq);
     if (status != kStatusSuccess) counters_.add(Counter::kFailedOperations);
-    sink_.emit(make_record(EventKind::kOpDone, key_, status, static_cast<int32_t>(kind), static_cast<int64_t>(seq),
-                           result));
+    sink_.emit(
+        make_record(EventKind::kOpDone, key_, status, static_cast<int32_t>(kind), static_cast<int64_t>(seq), result));
   });
 }
 
@@ -468,8 +468,8 @@ void ChannelEngine::finish_locked(ClosedCause cause, int32_t code, int64_t detai
 std::string ChannelEngine::describe() const {
   std::lock_guard<std::mutex> lock(mutex_);
   static const char* const kStates[] = {"idle", "connecting", "open", "closing", "closed"};
-  return std::string(kStates[static_cast<int>(state_)]) + ", " + std::to_string(window_.in_flight()) +
-         " posted [" + window_.describe() + "], " + std::to_string(chain_.size()) + " waiting for the batch end, " +
+  return std::string(kStates[static_cast<int>(state_)]) + ", " + std::to_string(window_.in_flight()) + " posted [" +
+         window_.describe() + "], " + std::to_string(chain_.size()) + " waiting for the batch end, " +
          std::to_string(queue_.size()) + " queued for credits or slots, " + std::to_string(credits_) + " credits, " +
          std::to_string(credits_to_return_) + " to return, " + std::to_string(ring_.held()) + " messages held, " +
          std::to_string(outgoing_.size()) + " sends and " + std::to_string(incoming_.size()) +

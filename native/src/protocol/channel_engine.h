@@ -42,21 +42,21 @@ constexpr int kStatusSuccess = 0;
 constexpr int kStatusFlushed = 5;  // IBV_WC_WR_FLUSH_ERR
 
 struct EngineOptions {
-  uint32_t depth = 128;  // send and receive slots; the credits this side announces
-  uint32_t eager = 4096;  // bytes per receive buffer, header included
-  uint32_t graceful_close_ms = 2000;  // how long close() waits for posted operations
-  uint32_t max_message = 1u << 30;  // the largest message this side accepts (announced)
-  uint32_t rendezvous = 8;          // transfers this side receives at a time (announced)
-  uint32_t read_chunk = 1u << 20;   // bytes per RDMA READ of a transfer
-  uint32_t max_reads = 16;          // READs this side keeps outstanding (the QP's initiator depth)
-  uint32_t keepalive_ms = 0;        // a peer silent this long is gone (announced; 0: not watched)
-  uint32_t operation_timeout_ms = 0;  // operations waiting this long without progress fail (0: never)
-  uint32_t agent_timeout_ms = 10000;   // an allocation request the peer does not answer this long fails
+  uint32_t depth = 128;                    // send and receive slots; the credits this side announces
+  uint32_t eager = 4096;                   // bytes per receive buffer, header included
+  uint32_t graceful_close_ms = 2000;       // how long close() waits for posted operations
+  uint32_t max_message = 1u << 30;         // the largest message this side accepts (announced)
+  uint32_t rendezvous = 8;                 // transfers this side receives at a time (announced)
+  uint32_t read_chunk = 1u << 20;          // bytes per RDMA READ of a transfer
+  uint32_t max_reads = 16;                 // READs this side keeps outstanding (the QP's initiator depth)
+  uint32_t keepalive_ms = 0;               // a peer silent this long is gone (announced; 0: not watched)
+  uint32_t operation_timeout_ms = 0;       // operations waiting this long without progress fail (0: never)
+  uint32_t agent_timeout_ms = 10000;       // an allocation request the peer does not answer this long fails
   uint64_t agent_quota_bytes = 64u << 20;  // bytes the peer may have us allocate for it at a time
   uint32_t agent_quota_count = 256;        // allocations the peer may hold at a time
-  std::vector<uint8_t> psk;           // the pre-shared key (authenticate()); empty: none
-  uint32_t auth_timeout_ms = 5000;    // how long the peer has to prove it holds the key
-  ReceiveBudget* budget = nullptr;  // the context's limit on bytes being received; null: none
+  std::vector<uint8_t> psk;                // the pre-shared key (authenticate()); empty: none
+  uint32_t auth_timeout_ms = 5000;         // how long the peer has to prove it holds the key
+  ReceiveBudget* budget = nullptr;         // the context's limit on bytes being received; null: none
 };
 
 // A header slot holds a message header and, for a control message, its payload (AUTH's is the largest).
@@ -173,9 +173,7 @@ class ChannelEngine {
   void receive_auth_locked(uint32_t slot);
   void chain_control_locked(uint32_t slot, std::size_t payload);
   void emit_reports_locked();
-  bool quiet_locked() const noexcept {
-    return window_.in_flight() == 0 && chain_.empty() && outgoing_.empty();
-  }
+  bool quiet_locked() const noexcept { return window_.in_flight() == 0 && chain_.empty() && outgoing_.empty(); }
   void finish_closing_if_quiet_locked() {
     if (state_ == State::kClosing && quiet_locked()) finish_locked(ClosedCause::kLocal);
   }
@@ -216,12 +214,12 @@ class ChannelEngine {
   uint64_t next_receive_id_ = 0;
   SendWindow window_;
   ReceiveRing ring_;
-  std::deque<Submission> queue_;     // waiting for a credit or a slot, in order
-  std::vector<WorkRequest> chain_;   // taken, not yet posted (posted by flush)
-  OrderedReports reports_;           // Java's operations, reported in submission order
+  std::deque<Submission> queue_;    // waiting for a credit or a slot, in order
+  std::vector<WorkRequest> chain_;  // taken, not yet posted (posted by flush)
+  OrderedReports reports_;          // Java's operations, reported in submission order
   TransferTable<OutgoingTransfer> outgoing_;
   TransferTable<IncomingTransfer> incoming_;
-  uint32_t reads_in_flight_ = 0;     // READs of incoming transfers, all of them
+  uint32_t reads_in_flight_ = 0;         // READs of incoming transfers, all of them
   std::deque<ControlMessage> controls_;  // answers waiting for a credit or a slot
   AgentState agent_;
   struct Authentication {
@@ -232,11 +230,11 @@ class ChannelEngine {
     uint8_t client_nonce[wire::kNonceSize] = {};
     std::chrono::steady_clock::time_point deadline{};
   } auth_;
-  std::deque<PostedReceive> posted_;           // receives the application posted, in order
+  std::deque<PostedReceive> posted_;  // receives the application posted, in order
   DeliveryQueue deliveries_;
   std::chrono::steady_clock::time_point close_deadline_{};
-  Keepalive keepalive_;         // tick(): is the peer silent, do we owe it a message
-  OperationWatch operations_;   // tick(): stalled operations and missed deadlines
+  Keepalive keepalive_;        // tick(): is the peer silent, do we owe it a message
+  OperationWatch operations_;  // tick(): stalled operations and missed deadlines
   ChannelCounters counters_;
 };
 

@@ -145,10 +145,10 @@ void ChannelEngine::token_locked(const uint8_t* payload) {
   if (!wire::decode_token(payload, &token)) {
     return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kBadControlMessage));
   }
-  deliveries_.deliver(make_record(EventKind::kToken, key_, static_cast<int32_t>(token.access),
-                                  static_cast<int32_t>(token.rkey), static_cast<int64_t>(token.address),
-                                  static_cast<int64_t>(token.length)),
-                      sink_);
+  deliveries_.deliver(
+      make_record(EventKind::kToken, key_, static_cast<int32_t>(token.access), static_cast<int32_t>(token.rkey),
+                  static_cast<int64_t>(token.address), static_cast<int64_t>(token.length)),
+      sink_);
 }
 
 // Requests the peer has not answered in time fail with kTimedOut; a late answer is not reported.

@@ -50,7 +50,8 @@ void ChannelEngine::send_client_proof_locked() {
   try {
     p = proof(options_.psk, kClientLabel, auth_.server_nonce, auth_.client_nonce);
   } catch (const RdmaError& e) {  // libcrypto gone or failing: checked when the key was configured
-    return finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kSetupError), e.errno_value());
+    return finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kSetupError),
+                         e.errno_value());
   }
   send_auth_locked(auth_.client_nonce, p.data());
 }
@@ -93,7 +94,8 @@ void ChannelEngine::receive_auth_locked(uint32_t slot) {
       answer = proof(options_.psk, kServerLabel, auth_.client_nonce, auth_.server_nonce);
     }
   } catch (const RdmaError& e) {  // libcrypto gone or failing (checked when the key was configured)
-    return finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kSetupError), e.errno_value());
+    return finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kSetupError),
+                         e.errno_value());
   }
   if (!valid) {
     return finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kAuthFailed),

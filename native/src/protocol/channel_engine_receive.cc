@@ -23,7 +23,8 @@ void ChannelEngine::on_receive(uint32_t slot, uint32_t byte_len) {
   if (credits_ + h.credits > peer_.credits) {
     return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kCreditOverflow));
   }
-  if (h.id != next_receive_id_) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kMessageOutOfOrder));
+  if (h.id != next_receive_id_)
+    return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kMessageOutOfOrder));
   ++next_receive_id_;
   credits_ += h.credits;
   if (auth_.pending && h.type != wire::MessageType::kCredit && h.type != wire::MessageType::kAuth) {
@@ -67,16 +68,17 @@ void ChannelEngine::deliver_data_locked(uint32_t slot, const wire::MessageHeader
       std::memcpy(reinterpret_cast<void*>(receive.address), ring_.data(slot) + wire::kHeaderSize, h.length);
       ring_.release(slot);
       count_received_locked(h.length, false);
-      deliveries_.deliver(make_record(EventKind::kReceiveDone, key_, static_cast<int32_t>(ReceiveStatus::kReceived),
-                                      static_cast<int32_t>(h.length), static_cast<int64_t>(receive.seq),
-                                      static_cast<int64_t>(h.id)),
-                          sink_);
+      deliveries_.deliver(
+          make_record(EventKind::kReceiveDone, key_, static_cast<int32_t>(ReceiveStatus::kReceived),
+                      static_cast<int32_t>(h.length), static_cast<int64_t>(receive.seq), static_cast<int64_t>(h.id)),
+          sink_);
       return;
     }
     // Too small: that receive fails with the size it needed; the message, already sent, is not lost.
-    deliveries_.deliver(make_record(EventKind::kReceiveDone, key_, static_cast<int32_t>(ReceiveStatus::kReceiveTooSmall),
-                                    0, static_cast<int64_t>(receive.seq), static_cast<int64_t>(h.length)),
-                        sink_);
+    deliveries_.deliver(
+        make_record(EventKind::kReceiveDone, key_, static_cast<int32_t>(ReceiveStatus::kReceiveTooSmall), 0,
+                    static_cast<int64_t>(receive.seq), static_cast<int64_t>(h.length)),
+        sink_);
   }
   count_received_locked(h.length, false);
   deliveries_.deliver(make_record(EventKind::kMessage, key_, static_cast<int32_t>(slot), static_cast<int32_t>(h.length),
@@ -107,10 +109,10 @@ void ChannelEngine::start_incoming_locked(uint32_t slot, const wire::MessageHead
     posted_.pop_front();
     if (start.length > receive.length) {
       // Nothing is read: the receive fails with the size it needed, the sender learns it.
-      deliveries_.deliver(make_record(EventKind::kReceiveDone, key_,
-                                      static_cast<int32_t>(ReceiveStatus::kReceiveTooSmall), 0,
-                                      static_cast<int64_t>(receive.seq), static_cast<int64_t>(start.length)),
-                          sink_);
+      deliveries_.deliver(
+          make_record(EventKind::kReceiveDone, key_, static_cast<int32_t>(ReceiveStatus::kReceiveTooSmall), 0,
+                      static_cast<int64_t>(receive.seq), static_cast<int64_t>(start.length)),
+          sink_);
       answer_transfer_locked(wire::RendezvousDone{h.id, wire::RendezvousStatus::kBufferTooSmall, receive.length});
       return;
     }
@@ -215,8 +217,10 @@ void ChannelEngine::finish_outgoing_locked(uint32_t slot) {
   }
   transport_->revoke(t.exposure);
   int32_t status = kStatusSuccess;
-  if (done.status == wire::RendezvousStatus::kBufferTooSmall) status = static_cast<int32_t>(OpStatus::kPeerBufferTooSmall);
-  if (done.status == wire::RendezvousStatus::kReceiverFailed) status = static_cast<int32_t>(OpStatus::kPeerCouldNotReceive);
+  if (done.status == wire::RendezvousStatus::kBufferTooSmall)
+    status = static_cast<int32_t>(OpStatus::kPeerBufferTooSmall);
+  if (done.status == wire::RendezvousStatus::kReceiverFailed)
+    status = static_cast<int32_t>(OpStatus::kPeerCouldNotReceive);
   reports_.complete(t.ticket, status, static_cast<int64_t>(done.detail));
   emit_reports_locked();
 }

@@ -31,8 +31,8 @@ inline std::string code_layout() {
          JRDMA_CODE(OpKind, kWriteWithImmediate) + JRDMA_CODE(OpKind, kRead) + JRDMA_CODE(OpKind, kCompareAndSwap) +
          JRDMA_CODE(OpKind, kFetchAndAdd) + JRDMA_CODE(OpKind, kReleaseReceive) + JRDMA_CODE(OpKind, kReceive) +
          JRDMA_CODE(OpKind, kTransferBuffer) + JRDMA_CODE(OpKind, kControl) + JRDMA_CODE(OpKind, kTransferRead) +
-         JRDMA_CODE(OpKind, kAllocateRemote) + JRDMA_CODE(OpKind, kReleaseRemote) +
-         JRDMA_CODE(OpKind, kSendToken) + JRDMA_CODE(OpKind, kAgentAnswer) +
+         JRDMA_CODE(OpKind, kAllocateRemote) + JRDMA_CODE(OpKind, kReleaseRemote) + JRDMA_CODE(OpKind, kSendToken) +
+         JRDMA_CODE(OpKind, kAgentAnswer) +
          //
          ", OpStatus" + JRDMA_CODE(OpStatus, kPeerBufferTooSmall) + JRDMA_CODE(OpStatus, kPeerCouldNotReceive) +
          JRDMA_CODE(OpStatus, kExposeFailed) +

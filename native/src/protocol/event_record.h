@@ -68,9 +68,9 @@ enum class EventKind : int32_t {
 
 // kOpDone statuses beyond ibv_wc_status: how a rendezvous send ended (d = detail).
 enum class OpStatus : int32_t {
-  kPeerBufferTooSmall = 1001,  // the receive the peer posted is too small; d = its size
-  kPeerCouldNotReceive = 1002, // the peer could not take the message; d = its errno
-  kExposeFailed = 1003,        // registering the source for the peer's READ failed; d = errno
+  kPeerBufferTooSmall = 1001,   // the receive the peer posted is too small; d = its size
+  kPeerCouldNotReceive = 1002,  // the peer could not take the message; d = its errno
+  kExposeFailed = 1003,         // registering the source for the peer's READ failed; d = errno
 };
 
 // How a posted receive ended (kReceiveDone.a).
@@ -97,15 +97,15 @@ enum class ClosedCause : int32_t {
 
 // Why a connection attempt failed (kConnectFailed).
 enum class ChannelFailure : int32_t {
-  kAddressError = 1,   // RDMA_CM_EVENT_ADDR_ERROR
-  kRouteError = 2,     // RDMA_CM_EVENT_ROUTE_ERROR
-  kRefused = 3,        // rejected without our reason: nobody listens there
-  kRejected = 4,       // rejected by a jrdma peer with a RejectReason
-  kUnreachable = 5,    // RDMA_CM_EVENT_UNREACHABLE (timeout)
-  kConnectError = 6,   // RDMA_CM_EVENT_CONNECT_ERROR
-  kSetupError = 7,     // a local call failed while setting up; c = errno
+  kAddressError = 1,  // RDMA_CM_EVENT_ADDR_ERROR
+  kRouteError = 2,    // RDMA_CM_EVENT_ROUTE_ERROR
+  kRefused = 3,       // rejected without our reason: nobody listens there
+  kRejected = 4,      // rejected by a jrdma peer with a RejectReason
+  kUnreachable = 5,   // RDMA_CM_EVENT_UNREACHABLE (timeout)
+  kConnectError = 6,  // RDMA_CM_EVENT_CONNECT_ERROR
+  kSetupError = 7,    // a local call failed while setting up; c = errno
   kDeviceRemoved = 8,
-  kWrongPort = 9,      // the route leads over another port than the context's; c = that port
+  kWrongPort = 9,          // the route leads over another port than the context's; c = that port
   kAttributeRefused = 10,  // the device does not keep a configured queue-pair attribute:
                            // c = QueuePairAttribute, d = configured | kept << 32
   kAuthFailed = 11,        // pre-shared-key authentication failed: c = AuthFailure
@@ -113,15 +113,15 @@ enum class ChannelFailure : int32_t {
 
 // Why authentication failed (kAuthFailed's c).
 enum class AuthFailure : int32_t {
-  kWrongProof = 1,   // the peer's proof does not match our key: the keys differ
-  kPeerHungUp = 2,   // the peer disconnected before proving it (it refused our proof)
-  kTimedOut = 3,     // no proof within the bound (auth_timeout_ms)
-  kNotOffered = 4,   // we hold a key but the server's accept does not authenticate
+  kWrongProof = 1,  // the peer's proof does not match our key: the keys differ
+  kPeerHungUp = 2,  // the peer disconnected before proving it (it refused our proof)
+  kTimedOut = 3,    // no proof within the bound (auth_timeout_ms)
+  kNotOffered = 4,  // we hold a key but the server's accept does not authenticate
 };
 
 // Protocol violations the engine detects beyond the header checks (kProtocolError codes from 100).
 enum class ProtocolViolation : int32_t {
-  kCreditOverflow = 100,   // the peer returned more credits than it can have taken
+  kCreditOverflow = 100,     // the peer returned more credits than it can have taken
   kMessageOutOfOrder = 101,  // a message id other than the next expected one
   kUnexpectedReceive = 102,  // a receive completion for a slot that was not posted
   kTransferTooLong = 103,    // a rendezvous START above our max_message (or of 0 bytes)
@@ -131,10 +131,11 @@ enum class ProtocolViolation : int32_t {
   kUnknownAllocation = 107,  // an AGENT_RELEASE of memory we did not allocate for the peer
   kUnknownRequest = 108,     // an AGENT_REPLY to no request of ours
   kDuplicateRequest = 109,   // an AGENT_REQUEST whose id is already waiting for an answer
-  kNotAuthenticated = 110,   // a message or one-sided request before the peer proved the key, or an AUTH when none was due
-  kMalformedFrame = 111,     // TCP / shared memory: a frame the transport does not carry (malformed header, a response
-                             // to nothing, a message beyond the receive buffers or with none posted, a ring index
-                             // that cannot be right, rings it was not given)
+  kNotAuthenticated =
+      110,                // a message or one-sided request before the peer proved the key, or an AUTH when none was due
+  kMalformedFrame = 111,  // TCP / shared memory: a frame the transport does not carry (malformed header, a response
+                          // to nothing, a message beyond the receive buffers or with none posted, a ring index
+                          // that cannot be right, rings it was not given)
 };
 
 // How an async event affects what depends on the device.
@@ -158,7 +159,9 @@ static_assert(sizeof(EventRecord) == 32 && offsetof(EventRecord, key) == 4 && of
 
 // An object of ours as a record's handle (a channel, listener or admission request): Java hands it
 // back to the context that put it there.
-inline int64_t handle_of(const void* object) noexcept { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(object)); }
+inline int64_t handle_of(const void* object) noexcept {
+  return static_cast<int64_t>(reinterpret_cast<uintptr_t>(object));
+}
 
 inline EventRecord make_record(EventKind kind, uint32_t key, int32_t a = 0, int32_t b = 0, int64_t c = 0,
                                int64_t d = 0) noexcept {

@@ -26,7 +26,7 @@ class Keepalive {
   void sent() noexcept { sent_ = true; }
 
   struct Verdict {
-    int64_t silent_ms = 0;  // how long the peer has been silent, when that reached the bound (else 0)
+    int64_t silent_ms = 0;     // how long the peer has been silent, when that reached the bound (else 0)
     bool owe_message = false;  // the peer watches and heard nothing from us for a third of its bound
   };
   // Every tick. `peer_bound_ms`: the bound the peer announced (0: it does not watch).

@@ -22,13 +22,14 @@ inline std::string cross_language_layout() {
          field("size", sizeof(Submission)) + "," + field("kind", offsetof(Submission, kind)) + "," +
          field("receive_slot", offsetof(Submission, receive_slot)) + "," +
          field("deadline_ms", offsetof(Submission, deadline_ms)) + "," +
-         field("local_address", offsetof(Submission, local_address)) + "," + field("length", offsetof(Submission, length)) +
-         "," + field("lkey", offsetof(Submission, lkey)) + "," +
-         field("remote_address", offsetof(Submission, remote_address)) + "," + field("rkey", offsetof(Submission, rkey)) +
-         "," + field("immediate", offsetof(Submission, immediate)) + "," + field("seq", offsetof(Submission, seq)) + "," +
-         field("compare_add", offsetof(Submission, compare_add)) + "," + field("swap", offsetof(Submission, swap)) +
-         "; " + channel_settings_layout() + "; counters " + ChannelCounters::layout() + "; poll modes EVENT,ADAPTIVE,BUSY" +  // context/adaptive_spin.h
-         "; transports AUTO,VERBS,TCP,SHM" +  // jni/context_handle.h: TransportKind
+         field("local_address", offsetof(Submission, local_address)) + "," +
+         field("length", offsetof(Submission, length)) + "," + field("lkey", offsetof(Submission, lkey)) + "," +
+         field("remote_address", offsetof(Submission, remote_address)) + "," +
+         field("rkey", offsetof(Submission, rkey)) + "," + field("immediate", offsetof(Submission, immediate)) + "," +
+         field("seq", offsetof(Submission, seq)) + "," + field("compare_add", offsetof(Submission, compare_add)) + "," +
+         field("swap", offsetof(Submission, swap)) + "; " + channel_settings_layout() + "; counters " +
+         ChannelCounters::layout() + "; poll modes EVENT,ADAPTIVE,BUSY" +  // context/adaptive_spin.h
+         "; transports AUTO,VERBS,TCP,SHM" +                               // jni/context_handle.h: TransportKind
          "; " + code_layout();
 }
 

@@ -48,8 +48,8 @@ class OperationWatch {
   }
 
   struct Miss {
-    uint8_t kind = 0;        // the late operation's kind (0: none is late)
-    int64_t waited_ms = 0;   // how long it waited
+    uint8_t kind = 0;       // the late operation's kind (0: none is late)
+    int64_t waited_ms = 0;  // how long it waited
     uint32_t deadline_ms = 0;
   };
   // Every tick: the first operation past its deadline, if any.

@@ -51,22 +51,38 @@ std::string SendWindow::describe() const {
 
 const char* op_verb(OpKind kind) noexcept {
   switch (kind) {
-    case OpKind::kSend: return "SEND";
-    case OpKind::kCredit: return "SEND(credit)";
-    case OpKind::kWrite: return "RDMA_WRITE";
-    case OpKind::kWriteWithImmediate: return "RDMA_WRITE_WITH_IMM";
-    case OpKind::kRead: return "RDMA_READ";
-    case OpKind::kCompareAndSwap: return "ATOMIC_CMP_AND_SWP";
-    case OpKind::kFetchAndAdd: return "ATOMIC_FETCH_AND_ADD";
-    case OpKind::kReleaseReceive: return "RELEASE_RECEIVE";
-    case OpKind::kReceive: return "RECEIVE";
-    case OpKind::kTransferBuffer: return "TRANSFER_BUFFER";
-    case OpKind::kControl: return "SEND(rendezvous)";
-    case OpKind::kTransferRead: return "RDMA_READ(rendezvous)";
-    case OpKind::kAllocateRemote: return "SEND(allocate)";
-    case OpKind::kReleaseRemote: return "SEND(release)";
-    case OpKind::kSendToken: return "SEND(token)";
-    case OpKind::kAgentAnswer: return "AGENT_ANSWER";
+    case OpKind::kSend:
+      return "SEND";
+    case OpKind::kCredit:
+      return "SEND(credit)";
+    case OpKind::kWrite:
+      return "RDMA_WRITE";
+    case OpKind::kWriteWithImmediate:
+      return "RDMA_WRITE_WITH_IMM";
+    case OpKind::kRead:
+      return "RDMA_READ";
+    case OpKind::kCompareAndSwap:
+      return "ATOMIC_CMP_AND_SWP";
+    case OpKind::kFetchAndAdd:
+      return "ATOMIC_FETCH_AND_ADD";
+    case OpKind::kReleaseReceive:
+      return "RELEASE_RECEIVE";
+    case OpKind::kReceive:
+      return "RECEIVE";
+    case OpKind::kTransferBuffer:
+      return "TRANSFER_BUFFER";
+    case OpKind::kControl:
+      return "SEND(rendezvous)";
+    case OpKind::kTransferRead:
+      return "RDMA_READ(rendezvous)";
+    case OpKind::kAllocateRemote:
+      return "SEND(allocate)";
+    case OpKind::kReleaseRemote:
+      return "SEND(release)";
+    case OpKind::kSendToken:
+      return "SEND(token)";
+    case OpKind::kAgentAnswer:
+      return "AGENT_ANSWER";
   }
   return "unknown";
 }

@@ -15,8 +15,8 @@ namespace jrdma {
 // the channel's memory. kTransferRead is an RDMA READ like kRead.
 struct WorkRequest {
   OpKind kind;
-  bool signaled;   // asks for a completion; a completion also completes every earlier request
-  uint32_t slot;   // send slot; comes back with the completion
+  bool signaled;          // asks for a completion; a completion also completes every earlier request
+  uint32_t slot;          // send slot; comes back with the completion
   const uint8_t* header;  // kSend/kCredit/kControl: the encoded header (and control payload)
   uint32_t header_length;
   uint64_t local_address;

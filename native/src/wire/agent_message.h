@@ -38,9 +38,9 @@ enum RemoteAccess : uint32_t {
 
 enum class AgentStatus : uint32_t {
   kGranted = 0,
-  kOverCount = 1,   // the requester holds the peer's limit of allocations; detail: that limit
-  kOverBytes = 2,   // the allocation would exceed the peer's byte limit; detail: that limit
-  kFailed = 3,      // the peer could not allocate or register it; detail: errno
+  kOverCount = 1,  // the requester holds the peer's limit of allocations; detail: that limit
+  kOverBytes = 2,  // the allocation would exceed the peer's byte limit; detail: that limit
+  kFailed = 3,     // the peer could not allocate or register it; detail: errno
   kLast = kFailed,
   // Never on the wire: the requester gave up waiting (detail: the bound in ms).
   kTimedOut = 100,

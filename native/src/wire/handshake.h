@@ -40,7 +40,8 @@ constexpr std::size_t kHandshakeSize = 32;
 constexpr std::size_t kRejectSize = 12;
 constexpr uint16_t kFlagAuthenticate = 1;
 constexpr uint16_t kFlagSharedMemory = 2;
-constexpr std::size_t kShmTicketSize = 32;  // a TCP hello with kFlagSharedMemory ends with the rings' ticket (shm_handover.h)
+constexpr std::size_t kShmTicketSize =
+    32;  // a TCP hello with kFlagSharedMemory ends with the rings' ticket (shm_handover.h)
 constexpr std::size_t kAcceptWithNonceSize = kHandshakeSize + 16;
 constexpr std::size_t kMaxRequestSize = 56;  // rdma_cm's limit for a connect request's private data (RC)
 constexpr std::size_t kMaxConnectData = kMaxRequestSize - kHandshakeSize - 1;  // 23
@@ -50,8 +51,8 @@ constexpr uint32_t kMaxEager = 1u << 24;
 constexpr uint32_t kMaxCredits = 16384;
 constexpr uint32_t kMaxMessage = 0x7fffffff;  // Java's int lengths
 constexpr uint32_t kMaxRendezvous = 1024;
-constexpr uint32_t kMinKeepalive = 1000;      // ms: ten of the loop's 100 ms ticks
-constexpr uint32_t kMaxKeepalive = 3600000;   // ms
+constexpr uint32_t kMinKeepalive = 1000;     // ms: ten of the loop's 100 ms ticks
+constexpr uint32_t kMaxKeepalive = 3600000;  // ms
 
 struct Handshake {
   uint16_t version = kProtocolVersion;
@@ -72,12 +73,12 @@ enum class RejectReason : uint16_t {
   kBadCredits = 4,       // detail: the rejecting side's credit limit
   kWrongDevice = 5,      // the connection arrived on another device than the listener's context
   kServerClosing = 6,
-  kResources = 7,        // detail: errno of the failed allocation
-  kWrongPort = 8,        // the connection arrived on another port; detail: the configured port
-  kAttributeRefused = 9, // the server's device does not keep a configured queue-pair attribute;
-                         // detail: QueuePairAttribute | kept value << 8 | configured value << 20
-  kTooManyPending = 10,  // the listener or its context holds its limit of accepted connection requests
-                         // not established yet (RdmaConfig.maxPendingConnections); detail: that limit
+  kResources = 7,          // detail: errno of the failed allocation
+  kWrongPort = 8,          // the connection arrived on another port; detail: the configured port
+  kAttributeRefused = 9,   // the server's device does not keep a configured queue-pair attribute;
+                           // detail: QueuePairAttribute | kept value << 8 | configured value << 20
+  kTooManyPending = 10,    // the listener or its context holds its limit of accepted connection requests
+                           // not established yet (RdmaConfig.maxPendingConnections); detail: that limit
   kAdmissionRefused = 11,  // the server's admission policy said no; detail: its code, then its text
   kAuthMismatch = 12,      // one side holds a pre-shared key, the other not; detail: 1 the server
                            // requires authentication, 0 the server has no key

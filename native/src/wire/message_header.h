@@ -16,8 +16,8 @@ namespace jrdma::wire {
 constexpr std::size_t kHeaderSize = 16;
 
 enum class MessageType : uint8_t {
-  kData = 1,    // payload for the peer's handler
-  kCredit = 2,  // returns credits only; no payload
+  kData = 1,             // payload for the peer's handler
+  kCredit = 2,           // returns credits only; no payload
   kRendezvousStart = 3,  // a large message: where to read it (wire/control_message.h)
   kRendezvousDone = 4,   // the answer to a kRendezvousStart
   kAgentRequest = 5,     // allocate memory for the sender (wire/agent_message.h)
@@ -50,14 +50,14 @@ uint64_t decode_id(const uint8_t* header) noexcept;
 
 enum class DecodeStatus {
   kOk,
-  kTooShort,        // fewer bytes than a header
+  kTooShort,  // fewer bytes than a header
   kUnknownType,
   kReservedFlags,
   kLengthMismatch,  // length field != received bytes - header
   kTooLong,         // length field > the receive buffer's payload capacity
   kCreditsTooMany,  // more credits returned than the peer can have taken
   kCreditWithPayload,
-  kControlLength,   // a control message whose payload is not its type's size (24 bytes; AUTH 48)
+  kControlLength,  // a control message whose payload is not its type's size (24 bytes; AUTH 48)
 };
 
 // Decodes and validates a received message of `received` bytes in a buffer of `capacity` bytes.

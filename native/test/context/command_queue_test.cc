@@ -48,7 +48,7 @@ TEST(CommandQueue, ACommandKeptInItsChannelRunsFromThereConnectFirstDestroyLast)
   auto lookup = [&](uint32_t key) { return channels.lookup(key); };
   keep_in_object(Command{Command::kDestroyChannel, a, nullptr, a->key}, lookup);
   keep_in_object(Command{Command::kConnect, a, nullptr, a->key}, lookup);
-  keep_in_object(Command{Command::kDisconnect, nullptr, nullptr, a->key}, lookup);  // by key
+  keep_in_object(Command{Command::kDisconnect, nullptr, nullptr, a->key}, lookup);   // by key
   keep_in_object(Command{Command::kDisconnect, nullptr, nullptr, 0x70000}, lookup);  // nobody's key: dropped
   std::vector<std::string> ran;
   run_kept_in_channels<FakeChannel, FakeListener>(channels, [&](Command& c) {

@@ -59,7 +59,7 @@ class FakeDriver : public TransportDriver {
 
   ContextLoop* loop = nullptr;
   unsigned fd_every = 1;
-  int work_on_poll = 0;     // the poll that finds work (counting down), 0: none does
+  int work_on_poll = 0;  // the poll that finds work (counting down), 0: none does
   bool emit_on_work = true;
   bool work_when_armed = false;
   int polls = 0, arms = 0, after_sleeps = 0, command_runs = 0, ticks = 0;
@@ -109,7 +109,8 @@ TEST_F(ContextLoopTest, ARecordEmittedOnAnotherThreadEndsTheSleep) {
   bool seen = false;
   while (!seen) {
     int n = loop.wait_events(records, 16, -1, PollMode::kEvent);
-    for (int i = 0; i < n; ++i) seen = seen || (records[i].kind == static_cast<int32_t>(EventKind::kMessage) && records[i].key == 3);
+    for (int i = 0; i < n; ++i)
+      seen = seen || (records[i].kind == static_cast<int32_t>(EventKind::kMessage) && records[i].key == 3);
   }
   emitter.join();
 }

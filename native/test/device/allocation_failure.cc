@@ -42,9 +42,11 @@ void with_watchdog(int seconds, void (*body)()) {
   std::atomic<bool> finished{false};
   std::thread dog([&] {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    while (!finished && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    while (!finished && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
     if (!finished) {
-      std::fprintf(stderr, "HUNG for %d s in step '%s' (failing allocation %ld)\n", seconds, step.load(), step_allocation.load());
+      std::fprintf(stderr, "HUNG for %d s in step '%s' (failing allocation %ld)\n", seconds, step.load(),
+                   step_allocation.load());
       std::_Exit(3);
     }
   });

@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "transports/verbs/verbs_context.h"
 #include "test/device/allocation_failure.h"
+#include "transports/verbs/verbs_context.h"
 #include "wire/handshake.h"
 
 using namespace jrdma::test;
@@ -159,7 +159,8 @@ class ActiveClient {
     from->sin_family = AF_INET;
     inet_pton(AF_INET, kClientIp, &from->sin_addr);
     if (armed([&] { context_.connect(channel_, remote, &local, 5000); })) {
-      EXPECT_TRUE(turn_until([&] { return open || closed; }, 30)) << "allocation " << k << ": the connect was never answered";
+      EXPECT_TRUE(turn_until([&] { return open || closed; }, 30))
+          << "allocation " << k << ": the connect was never answered";
     } else {
       armed([&] { channel_->engine.abort(jrdma::ClosedCause::kLocal); });
     }
@@ -182,8 +183,10 @@ class ActiveClient {
     } else if (!closed) {
       armed([&] { channel_->engine.close(); });
     }
-    EXPECT_TRUE(turn_until([&] { return closed; }, 30)) << "allocation " << k << ": the channel never reported its close";
-    for (uint64_t seq = 0; seq < 3; ++seq) EXPECT_LE(reported[seq], 1) << "allocation " << k << ": send " << seq << " reported twice";
+    EXPECT_TRUE(turn_until([&] { return closed; }, 30))
+        << "allocation " << k << ": the channel never reported its close";
+    for (uint64_t seq = 0; seq < 3; ++seq)
+      EXPECT_LE(reported[seq], 1) << "allocation " << k << ": send " << seq << " reported twice";
     armed([&] { context_.destroy_channel(channel_); });
     turn(0);  // runs the queued destroy
   }

@@ -18,8 +18,8 @@
 #include <thread>
 #include <vector>
 
-#include "transports/verbs/verbs_context.h"
 #include "test/device/allocation_failure.h"
+#include "transports/verbs/verbs_context.h"
 #include "wire/handshake.h"
 
 using namespace jrdma::test;
@@ -54,7 +54,8 @@ struct Client {
     server.sin_family = AF_INET;
     server.sin_port = htons(kPort);
     inet_pton(AF_INET, kServerIp, &server.sin_addr);
-    if (rdma_resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&server), 2000) != 0) return RDMA_CM_EVENT_ADDR_ERROR;
+    if (rdma_resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&server), 2000) != 0)
+      return RDMA_CM_EVENT_ADDR_ERROR;
     rdma_cm_event_type type = next();
     if (type != RDMA_CM_EVENT_ADDR_RESOLVED) return type;
     if (rdma_resolve_route(id, 2000) != 0) return RDMA_CM_EVENT_ROUTE_ERROR;
@@ -198,17 +199,20 @@ rdma_cm_event_type cycle(Server& server, long failing_allocation) {
     outcome = client->connect();
     client_done = true;
   });
-  bool answered = serve_until(server, [&] { return client_done.load(); }, 60);
+  bool answered = serve_until(
+      server, [&] { return client_done.load(); }, 60);
   peer.join();  // the client's own timeouts bound it
   EXPECT_TRUE(answered) << "allocation " << failing_allocation << ": the client got no answer within 60 s";
   if (outcome == RDMA_CM_EVENT_ESTABLISHED) {
-    EXPECT_TRUE(serve_until(server, [&] { return server.opened || server.closed; }, 20))
+    EXPECT_TRUE(serve_until(
+        server, [&] { return server.opened || server.closed; }, 20))
         << "allocation " << failing_allocation << ": an established connection was neither opened nor closed";
   }
   step = "client leaves";
   client.reset();  // disconnects
   if (server.incoming) {
-    EXPECT_TRUE(serve_until(server, [&] { return server.closed; }, 30))
+    EXPECT_TRUE(serve_until(
+        server, [&] { return server.closed; }, 30))
         << "allocation " << failing_allocation << ": a channel reported incoming was never reported closed";
   }
   step = "destroy the channel";
@@ -244,4 +248,3 @@ TEST(AllocationFailureDevice, TheLoopSurvivesAFailedAllocationAnywhereInAChannel
     step = "close the context";
   });
 }
-

@@ -152,7 +152,8 @@ TEST(ChannelDevice, WrongProtocolVersionIsRejectedWithAReasonBothSidesDecode) {
   EXPECT_EQ(RDMA_CM_EVENT_REJECTED, client.last);
   jrdma::wire::RejectReason reason;
   uint32_t detail = 0;
-  ASSERT_TRUE(jrdma::wire::decode_reject(client.last_private_data.data(), client.last_private_data.size(), &reason, &detail));
+  ASSERT_TRUE(
+      jrdma::wire::decode_reject(client.last_private_data.data(), client.last_private_data.size(), &reason, &detail));
   EXPECT_EQ(jrdma::wire::RejectReason::kVersionMismatch, reason);
   EXPECT_EQ(jrdma::wire::kProtocolVersion, detail) << "the client learns the server's version";
   server.close_listener(listener);
@@ -185,9 +186,9 @@ struct RawChannel {
 
   // Sends a rendezvous START (message id 0) as the raw client.
   void send_start(uint64_t address, uint32_t rkey, uint64_t length) {
-    jrdma::wire::encode_header({jrdma::wire::MessageType::kRendezvousStart, 0, 0,
-                                static_cast<uint32_t>(jrdma::wire::kControlPayloadSize), 0},
-                               message);
+    jrdma::wire::encode_header(
+        {jrdma::wire::MessageType::kRendezvousStart, 0, 0, static_cast<uint32_t>(jrdma::wire::kControlPayloadSize), 0},
+        message);
     jrdma::wire::encode_start({address, rkey, length}, message + jrdma::wire::kHeaderSize);
     send_raw(sizeof message);
   }
@@ -455,7 +456,8 @@ TEST(ChannelDevice, ARawPeerThatNeverProvesTheKeyReadsAndWritesNothingThroughAVa
     ASSERT_EQ(1, polled) << "no completion within 20 s";
     // The queue pair grants no such operation: REM_INV_REQ_ERR (what rxe and the spec say for access
     // flags the responder's queue pair lacks), or REM_ACCESS_ERR on devices that report it so.
-    EXPECT_TRUE(wc.status == IBV_WC_REM_INV_REQ_ERR || wc.status == IBV_WC_REM_ACCESS_ERR) << ibv_wc_status_str(wc.status);
+    EXPECT_TRUE(wc.status == IBV_WC_REM_INV_REQ_ERR || wc.status == IBV_WC_REM_ACCESS_ERR)
+        << ibv_wc_status_str(wc.status);
     EXPECT_EQ(std::vector<uint8_t>(4096, 0x5a), secret) << "nothing written";
     if (opcode == IBV_WR_RDMA_READ) {
       EXPECT_EQ(std::vector<uint8_t>(64, 0xee), local) << "nothing read";

@@ -6,8 +6,8 @@
 #include <thread>
 #include <vector>
 
-#include "transports/verbs/verbs_context.h"
 #include "base/error.h"
+#include "transports/verbs/verbs_context.h"
 
 namespace {
 

@@ -1,8 +1,8 @@
 // VerbsChannelEntry memory kept registered for reuse (transports/verbs/registered_blocks.h), on a real device in the VM.
 #include <gtest/gtest.h>
 
-#include "transports/verbs/verbs_context.h"
 #include "transports/verbs/registered_blocks.h"
+#include "transports/verbs/verbs_context.h"
 
 namespace {
 

@@ -194,7 +194,8 @@ TEST(Agent, AnAnswerForNoWaitingRequestIsRefusedLocally) {
 
 // ---- hostile peer ---------------------------------------------------------------------------
 
-void inject(EnginePair& pair, wire::MessageType type, uint64_t id, const uint8_t (&payload)[wire::kControlPayloadSize]) {
+void inject(EnginePair& pair, wire::MessageType type, uint64_t id,
+            const uint8_t (&payload)[wire::kControlPayloadSize]) {
   uint8_t bytes[kHeaderSlotSize] = {};
   wire::encode_header({type, 0, 0, wire::kControlPayloadSize, id}, bytes);
   std::memcpy(bytes + wire::kHeaderSize, payload, sizeof payload);
@@ -219,25 +220,46 @@ int violation_of(void (*build)(uint8_t*), wire::MessageType type, int messages =
 
 TEST(Agent, AHostilePeerClosesOnlyItsChannelAndGetsNothing) {
   // A release of memory never allocated for it: nothing is freed.
-  EXPECT_EQ(violation_of([](uint8_t* p) { wire::encode_release({0x1000, 1, 0, 100}, p); }, wire::MessageType::kAgentRelease),
+  EXPECT_EQ(violation_of(
+                [](uint8_t* p) {
+                  wire::encode_release({0x1000, 1, 0, 100}, p);
+                },
+                wire::MessageType::kAgentRelease),
             static_cast<int>(ProtocolViolation::kUnknownAllocation));
   // An answer to no request of ours.
-  EXPECT_EQ(violation_of([](uint8_t* p) { wire::encode_agent_reply({5, wire::AgentStatus::kGranted, 1, 0x1000}, p); },
-                         wire::MessageType::kAgentReply),
+  EXPECT_EQ(violation_of(
+                [](uint8_t* p) {
+                  wire::encode_agent_reply({5, wire::AgentStatus::kGranted, 1, 0x1000}, p);
+                },
+                wire::MessageType::kAgentReply),
             static_cast<int>(ProtocolViolation::kUnknownRequest));
   // The same request id twice while the first waits.
-  EXPECT_EQ(violation_of([](uint8_t* p) { wire::encode_agent_request({7, wire::kRemoteRead, 100}, p); },
-                         wire::MessageType::kAgentRequest, 2),
+  EXPECT_EQ(violation_of(
+                [](uint8_t* p) {
+                  wire::encode_agent_request({7, wire::kRemoteRead, 100}, p);
+                },
+                wire::MessageType::kAgentRequest, 2),
             static_cast<int>(ProtocolViolation::kDuplicateRequest));
   // Unknown access bits, size 0, a status nobody defined, a token of no bytes.
-  EXPECT_EQ(violation_of([](uint8_t* p) { wire::encode_agent_request({7, 8, 100}, p); }, wire::MessageType::kAgentRequest),
+  EXPECT_EQ(violation_of(
+                [](uint8_t* p) {
+                  wire::encode_agent_request({7, 8, 100}, p);
+                },
+                wire::MessageType::kAgentRequest),
             static_cast<int>(ProtocolViolation::kBadControlMessage));
-  EXPECT_EQ(violation_of([](uint8_t* p) { wire::encode_agent_request({7, 1, 0}, p); }, wire::MessageType::kAgentRequest),
+  EXPECT_EQ(violation_of(
+                [](uint8_t* p) {
+                  wire::encode_agent_request({7, 1, 0}, p);
+                },
+                wire::MessageType::kAgentRequest),
             static_cast<int>(ProtocolViolation::kBadControlMessage));
   EXPECT_EQ(violation_of([](uint8_t* p) { p[8] = 4; }, wire::MessageType::kAgentReply),
             static_cast<int>(ProtocolViolation::kBadControlMessage));
-  EXPECT_EQ(violation_of([](uint8_t* p) { wire::encode_token({0x1000, 1, wire::kRemoteRead, 0}, p); },
-                         wire::MessageType::kToken),
+  EXPECT_EQ(violation_of(
+                [](uint8_t* p) {
+                  wire::encode_token({0x1000, 1, wire::kRemoteRead, 0}, p);
+                },
+                wire::MessageType::kToken),
             static_cast<int>(ProtocolViolation::kBadControlMessage));
 }
 

@@ -105,7 +105,7 @@ TEST(Authentication, TheServerOpensOnlyOnTheClientsConfirmation) {
   inject(pair, bytes.data(), bytes.size());
   ASSERT_FALSE(pair.b.open);
   std::vector<uint8_t> forged = bytes;  // the client's proof again (as the next message), in place of the confirmation
-  forged[8] = 1;                         // the header's id: the second message
+  forged[8] = 1;                        // the header's id: the second message
   inject(pair, forged.data(), forged.size());
   expect_auth_failure(pair.b, AuthFailure::kWrongProof);
   EXPECT_FALSE(pair.b.open);

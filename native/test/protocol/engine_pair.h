@@ -311,8 +311,9 @@ class EnginePair {
         Submission batch[3];
         int n = 1 + static_cast<int>(rng() % 3);
         for (int i = 0; i < n; ++i) {
-          static const OpKind kinds[] = {OpKind::kSend, OpKind::kSend, OpKind::kSend, OpKind::kWrite,
-                                         OpKind::kWriteWithImmediate, OpKind::kRead, OpKind::kFetchAndAdd};
+          static const OpKind kinds[] = {
+              OpKind::kSend, OpKind::kSend,       OpKind::kSend, OpKind::kWrite, OpKind::kWriteWithImmediate,
+              OpKind::kRead, OpKind::kFetchAndAdd};
           OpKind kind = kinds[rng() % 7];
           uint32_t eager = s.engine.options().eager;
           // One send in four is larger than a receive buffer: a rendezvous.

@@ -77,8 +77,10 @@ TEST(ChannelEngine, AReceiverThatHoldsEveryMessageSlowsTheSenderDownInsteadOfOve
   pair.a.engine.submit(sends.data(), static_cast<int>(sends.size()));
   for (int round = 0; round < 50; ++round) {
     while (pair.a.transport.pending_sends() > 0) ASSERT_EQ(pair.a.transport.execute_one(), "");
-    while (pair.a.transport.deliver_one(pair.a.engine)) {}
-    while (pair.b.transport.deliver_one(pair.b.engine)) {}
+    while (pair.a.transport.deliver_one(pair.a.engine)) {
+    }
+    while (pair.b.transport.deliver_one(pair.b.engine)) {
+    }
     pair.a.engine.flush();
     pair.process(pair.a, pair.b);
     pair.process(pair.b, pair.a);
@@ -135,7 +137,8 @@ TEST(ChannelEngine, AnErrorCompletionFailsThatOperationSucceedsEarlierOnesAndClo
   for (int i = 0; i < 3; ++i) ASSERT_EQ(pair.a.transport.execute_one(), "");
   ASSERT_EQ(pair.a.transport.execute_one(10 /* REM_ACCESS_ERR */), "");
   pair.a.transport.flush_all();
-  while (pair.a.transport.deliver_one(pair.a.engine)) {}
+  while (pair.a.transport.deliver_one(pair.a.engine)) {
+  }
   pair.process(pair.a, pair.b);
   for (uint64_t seq = 0; seq < 3; ++seq) EXPECT_EQ(pair.a.ops[seq].state, ModelOp::kDone) << seq;
   EXPECT_EQ(pair.a.ops[3].state, ModelOp::kFailed);
@@ -217,16 +220,29 @@ TEST(ChannelEngine, MalformedMessagesCloseOnlyThatChannelWithTheReason) {
     uint32_t payload;
     int expected;
   } cases[] = {
-      {"length above the buffer", {wire::MessageType::kData, 0, 0, 100000, 0}, 16,
+      {"length above the buffer",
+       {wire::MessageType::kData, 0, 0, 100000, 0},
+       16,
        static_cast<int>(wire::DecodeStatus::kTooLong)},
-      {"length not what arrived", {wire::MessageType::kData, 0, 0, 20, 0}, 16,
+      {"length not what arrived",
+       {wire::MessageType::kData, 0, 0, 20, 0},
+       16,
        static_cast<int>(wire::DecodeStatus::kLengthMismatch)},
-      {"unknown type", {static_cast<wire::MessageType>(10), 0, 0, 0, 0}, 0,
+      {"unknown type",
+       {static_cast<wire::MessageType>(10), 0, 0, 0, 0},
+       0,
        static_cast<int>(wire::DecodeStatus::kUnknownType)},
-      {"reserved flags", {wire::MessageType::kData, 4, 0, 0, 0}, 0, static_cast<int>(wire::DecodeStatus::kReservedFlags)},
-      {"credits above the peer's depth", {wire::MessageType::kCredit, 0, 9, 0, 0}, 0,
+      {"reserved flags",
+       {wire::MessageType::kData, 4, 0, 0, 0},
+       0,
+       static_cast<int>(wire::DecodeStatus::kReservedFlags)},
+      {"credits above the peer's depth",
+       {wire::MessageType::kCredit, 0, 9, 0, 0},
+       0,
        static_cast<int>(wire::DecodeStatus::kCreditsTooMany)},
-      {"message id skipped", {wire::MessageType::kData, 0, 0, 0, 5}, 0,
+      {"message id skipped",
+       {wire::MessageType::kData, 0, 0, 0, 5},
+       0,
        static_cast<int>(ProtocolViolation::kMessageOutOfOrder)},
   };
   for (const Case& c : cases) {

@@ -59,9 +59,7 @@ class FakeTransport : public ChannelTransport {
 
   uint32_t memory_key() const noexcept override { return 0x4b; }
 
-  void disconnect() noexcept override {
-    disconnect_requested = true;
-  }
+  void disconnect() noexcept override { disconnect_requested = true; }
 
   Exposure expose_for_read(uint64_t address, uint64_t length) override {
     if (fail_next_expose) {

@@ -99,7 +99,8 @@ TEST(Rendezvous, AnEagerMessageWaitsBehindALargeOneSentBeforeIt) {
   Submission batch[2] = {pair.make(pair.a, OpKind::kSend, 1000), pair.make(pair.a, OpKind::kSend, 50)};
   pair.a.engine.submit(batch, 2);
   while (pair.a.transport.pending_sends() > 0) ASSERT_EQ(pair.a.transport.execute_one(), "");
-  while (pair.b.transport.deliver_one(pair.b.engine)) {}
+  while (pair.b.transport.deliver_one(pair.b.engine)) {
+  }
   pair.process(pair.b, pair.a);
   ASSERT_EQ(pair.b.needs.size(), 1u);
   EXPECT_EQ(pair.b.data_received, 0u);  // the eager message is held back
@@ -121,7 +122,8 @@ TEST(Rendezvous, ReportsStayInSubmissionOrder) {
   Submission batch[2] = {pair.make(pair.a, OpKind::kSend, 1000), pair.make(pair.a, OpKind::kWrite, 8)};
   pair.a.engine.submit(batch, 2);
   while (pair.a.transport.pending_sends() > 0) ASSERT_EQ(pair.a.transport.execute_one(), "");
-  while (pair.a.transport.deliver_one(pair.a.engine)) {}
+  while (pair.a.transport.deliver_one(pair.a.engine)) {
+  }
   pair.process(pair.a, pair.b);
   EXPECT_EQ(pair.a.ops[1].state, ModelOp::kPending);  // done on the wire, waits for the first
   run(pair);
@@ -212,7 +214,8 @@ TEST(Rendezvous, TheBudgetLetsTransfersReadOneAfterAnotherAndOneLargerThanItAlon
                          pair.make(pair.a, OpKind::kSend, 3000)};
   pair.a.engine.submit(batch, 3);
   while (pair.a.transport.pending_sends() > 0) ASSERT_EQ(pair.a.transport.execute_one(), "");
-  while (pair.b.transport.deliver_one(pair.b.engine)) {}
+  while (pair.b.transport.deliver_one(pair.b.engine)) {
+  }
   pair.process(pair.b, pair.a);
   EXPECT_EQ(pair.b.needs.size(), 1u);  // the second does not fit the budget yet
   EXPECT_EQ(pair.budget->in_use(), 1000u);

@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "crypto/crypto.h"
-#include "transports/stream/shm_handover.h"
-#include "transports/stream/tcp_frame.h"
 #include "test/transport/raw_peer.h"
 #include "test/transport/tcp_loop.h"
+#include "transports/stream/shm_handover.h"
+#include "transports/stream/tcp_frame.h"
 
 namespace jrdma::test {
 namespace {
@@ -43,8 +43,7 @@ EngineOptions with_key(const std::string& key) {
   return o;
 }
 
-tcp::TcpListener* listen_with(Loop& server, const EngineOptions& o, uint32_t max_pending = 64,
-                              bool admission = false) {
+tcp::TcpListener* listen_with(Loop& server, const EngineOptions& o, uint32_t max_pending = 64, bool admission = false) {
   sockaddr_storage any = loopback(0);
   return server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), o, 16, max_pending, admission);
 }

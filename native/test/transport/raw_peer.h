@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "transports/stream/tcp_frame.h"
 #include "test/transport/tcp_loop.h"
+#include "transports/stream/tcp_frame.h"
 
 namespace jrdma::test {
 

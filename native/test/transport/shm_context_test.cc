@@ -26,7 +26,8 @@ TEST(ShmContext, ReadsGoThroughTheRingsAndWakeUpBytesDoNotPileUp) {
   // One-sided reads: the server's loop serves them without a record for Java or a release that
   // would make it look at the socket again — each wake-up byte is read by the drain or never.
   std::vector<uint8_t> exposed(4096, 7);
-  uint32_t key = server.context.memory().add(reinterpret_cast<uintptr_t>(exposed.data()), exposed.size(), tcp::kRemoteRead);
+  uint32_t key =
+      server.context.memory().add(reinterpret_cast<uintptr_t>(exposed.data()), exposed.size(), tcp::kRemoteRead);
   std::vector<uint8_t> into(64);
   for (uint64_t i = 0; i < 3000; ++i) {
     Submission read{};

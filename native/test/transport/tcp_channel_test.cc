@@ -45,7 +45,8 @@ TEST(TcpChannel, MessagesOfEverySizeArriveIntactAndInOrderBothWays) {
   ASSERT_TRUE(pair.run_until([&] {
     return pair.a.messages_received == kMessages && pair.b.messages_received == kMessages &&
            pair.a.reports.size() == kMessages && pair.b.reports.size() == kMessages;
-  })) << "received " << pair.a.messages_received << " and " << pair.b.messages_received;
+  })) << "received "
+      << pair.a.messages_received << " and " << pair.b.messages_received;
   EXPECT_EQ("", pair.a.violation);
   EXPECT_EQ("", pair.b.violation);
   uint64_t large = 0;
@@ -100,7 +101,8 @@ TEST(TcpChannel, WritesReadsAndAtomicsActOnThePeersRegisteredMemory) {
   for (int i = 0; i < 16; ++i) ASSERT_EQ(0x6b, b.exposed[100 + i]);
   EXPECT_EQ(77u, b.immediates[0]);
   EXPECT_EQ(std::vector<uint8_t>(64, 0x5a), a.payloads[read.seq]) << "the read brought the written bytes back";
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(3 * i, a.results[read.seq + 1 + i]) << "fetch-add " << i << " saw the value before it";
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(3 * i, a.results[read.seq + 1 + i]) << "fetch-add " << i << " saw the value before it";
   EXPECT_EQ(30, a.results[swap.seq]);
   uint64_t value;
   std::memcpy(&value, b.exposed.data(), 8);
@@ -207,7 +209,6 @@ TEST(TcpChannel, BytesNoPeerOfOursSendsEndTheStreamWithoutTouchingMemory) {
   EXPECT_NE(std::string::npos, why.find("malformed")) << why;
 }
 
-
 // Java's threads submit while the loop runs: posting and the loop's reading, answering and
 // completing share the transport (its lock) and the engine (its own).
 TEST(TcpChannel, SubmissionsFromAnotherThreadWhileTheLoopRuns) {
@@ -219,13 +220,13 @@ TEST(TcpChannel, SubmissionsFromAnotherThreadWhileTheLoopRuns) {
   std::thread application([&] {
     for (const Submission& s : sends) pair.a.engine.submit(&s, 1);
   });
-  bool done = pair.run_until([&] { return pair.b.messages_received == kMessages && pair.a.reports.size() == kMessages; });
+  bool done =
+      pair.run_until([&] { return pair.b.messages_received == kMessages && pair.a.reports.size() == kMessages; });
   application.join();
   ASSERT_TRUE(done) << pair.b.messages_received << " received";
   EXPECT_EQ("", pair.b.violation);
   EXPECT_TRUE(all_reported_once(pair.a, 0));
 }
-
 
 // Both sides at once, every kind mixed in random order and sizes: sends (eager and rendezvous),
 // writes, writes with immediate, reads and fetch-adds on the peer's region, so that requests,
@@ -237,15 +238,16 @@ TEST(TcpChannel, EveryKindMixedBothWaysKeepsOrderAndExactlyOnce) {
   ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
   std::mt19937 random(42);
   std::map<uint64_t, OpKind> kinds[2];
-  const OpKind choices[] = {OpKind::kSend, OpKind::kSend, OpKind::kWrite, OpKind::kWriteWithImmediate, OpKind::kRead,
-                            OpKind::kFetchAndAdd};
+  const OpKind choices[] = {OpKind::kSend, OpKind::kSend,       OpKind::kWrite, OpKind::kWriteWithImmediate,
+                            OpKind::kRead, OpKind::kFetchAndAdd};
   for (int i = 0; i < 600; ++i) {
     int side = static_cast<int>(random() % 2);
     TcpSide& s = side == 0 ? pair.a : pair.b;
     TcpSide& peer = side == 0 ? pair.b : pair.a;
     OpKind kind = choices[random() % 6];
-    uint32_t length = kind == OpKind::kSend ? 8 + static_cast<uint32_t>(random() % 5000)
-                      : kind == OpKind::kFetchAndAdd ? 8 : 1 + static_cast<uint32_t>(random() % 256);
+    uint32_t length = kind == OpKind::kSend          ? 8 + static_cast<uint32_t>(random() % 5000)
+                      : kind == OpKind::kFetchAndAdd ? 8
+                                                     : 1 + static_cast<uint32_t>(random() % 256);
     Submission sub = s.make(kind, length);
     uint64_t base = reinterpret_cast<uintptr_t>(peer.exposed.data());
     if (kind == OpKind::kFetchAndAdd) {
@@ -263,7 +265,8 @@ TEST(TcpChannel, EveryKindMixedBothWaysKeepsOrderAndExactlyOnce) {
   ASSERT_TRUE(pair.run_until([&] {
     return pair.a.reports.size() == pair.a.next_seq && pair.b.reports.size() == pair.b.next_seq &&
            pair.a.messages_received == pair.b.messages_sent && pair.b.messages_received == pair.a.messages_sent;
-  })) << pair.a.reports.size() << "/" << pair.a.next_seq << " and " << pair.b.reports.size() << "/" << pair.b.next_seq;
+  })) << pair.a.reports.size()
+      << "/" << pair.a.next_seq << " and " << pair.b.reports.size() << "/" << pair.b.next_seq;
   EXPECT_EQ("", pair.a.violation);
   EXPECT_EQ("", pair.b.violation);
   EXPECT_TRUE(all_reported_once(pair.a, 0));

@@ -18,8 +18,8 @@
 #include <thread>
 #include <vector>
 
-#include "transports/stream/tcp_context.h"
 #include "test/transport/tcp_loop.h"
+#include "transports/stream/tcp_context.h"
 #include "wire/handshake.h"
 #include "wire/message_header.h"
 
@@ -90,7 +90,9 @@ TEST(TcpContext, AChannelsMemoryOutlivesItAndReadsZerosOnceItIsGone) {
   ASSERT_TRUE(client.await_messages(1));
   const uint8_t* memory = pair.client->memory.data();
   std::size_t size = pair.client->memory.size();
-  auto holds_message = [&] { return std::search(memory, memory + size, message.begin(), message.end()) != memory + size; };
+  auto holds_message = [&] {
+    return std::search(memory, memory + size, message.begin(), message.end()) != memory + size;
+  };
   ASSERT_TRUE(holds_message()) << "the message was received into the channel's memory";
   EventRecord r;
   pair.client->engine.close();

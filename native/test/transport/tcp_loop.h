@@ -90,7 +90,8 @@ class Loop {
       for (int i = 0; i < n; ++i) {
         const EventRecord& r = batch[i];
         if (r.kind == static_cast<int32_t>(EventKind::kIncoming)) {
-          channels_[static_cast<uint32_t>(r.key)] = reinterpret_cast<tcp::TcpChannelEntry*>(static_cast<uintptr_t>(r.c));
+          channels_[static_cast<uint32_t>(r.key)] =
+              reinterpret_cast<tcp::TcpChannelEntry*>(static_cast<uintptr_t>(r.c));
         }
         if (r.kind == static_cast<int32_t>(EventKind::kMessage)) {
           tcp::TcpChannelEntry* channel = channels_.at(static_cast<uint32_t>(r.key));

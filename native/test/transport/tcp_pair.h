@@ -35,7 +35,8 @@ inline std::pair<int, int> connected_sockets() {
     throw std::runtime_error("loopback listener");
   }
   int client = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (::connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) throw std::runtime_error("connect");
+  if (::connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0)
+    throw std::runtime_error("connect");
   int server = ::accept(listener, nullptr, nullptr);
   ::close(listener);
   return {client, server};
@@ -66,7 +67,7 @@ struct TcpSide {
   uint32_t exposed_key = 0;
 
   uint64_t next_seq = 0;
-  std::map<uint64_t, std::vector<uint8_t>> payloads;  // by seq: the "registered buffer" of each op
+  std::map<uint64_t, std::vector<uint8_t>> payloads;   // by seq: the "registered buffer" of each op
   std::map<uint64_t, int> reports;                     // seq -> how many reports
   std::map<uint64_t, int> statuses;                    // seq -> last status
   std::map<uint64_t, int64_t> results;                 // seq -> atomic result
@@ -141,7 +142,8 @@ class TcpPair {
     auto check = [&](const uint8_t* payload, uint32_t length) {
       uint64_t index;
       std::memcpy(&index, payload, 8);
-      if (index != s.messages_received) fail("message " + std::to_string(index) + " arrived, expected " + std::to_string(s.messages_received));
+      if (index != s.messages_received)
+        fail("message " + std::to_string(index) + " arrived, expected " + std::to_string(s.messages_received));
       for (uint32_t i = 8; i < length; ++i) {
         if (payload[i] != static_cast<uint8_t>(index * 31 + i)) {
           fail("message " + std::to_string(index) + " has a wrong byte at " + std::to_string(i));

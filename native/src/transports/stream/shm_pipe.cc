@@ -26,7 +26,8 @@ std::unique_ptr<ShmPipe> ShmPipe::create() {
   if (::ftruncate(fd, static_cast<off_t>(kMappingBytes)) != 0) {
     throw_errno("ftruncate(" + std::to_string(kMappingBytes) + ") of the shared-memory rings", errno);
   }
-  if (::fcntl(fd, F_ADD_SEALS, kRequiredSeals) != 0) throw_errno("fcntl(F_ADD_SEALS) on the shared-memory rings", errno);
+  if (::fcntl(fd, F_ADD_SEALS, kRequiredSeals) != 0)
+    throw_errno("fcntl(F_ADD_SEALS) on the shared-memory rings", errno);
   pipe->map_file();
   return pipe;
 }

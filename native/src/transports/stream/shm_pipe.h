@@ -67,11 +67,11 @@ class ShmPipe {
   struct alignas(64) Index {
     std::atomic<uint64_t> value;
   };
-  struct Ring {  // in the shared mapping
-    Index head;              // bytes written so far (the writer's)
-    Index tail;              // bytes read so far (the reader's)
-    Index reader_sleeping;   // 1: the reader may sleep: ring the socket after writing
-    Index writer_waiting;    // 1: the writer found the ring full: ring the socket after reading
+  struct Ring {             // in the shared mapping
+    Index head;             // bytes written so far (the writer's)
+    Index tail;             // bytes read so far (the reader's)
+    Index reader_sleeping;  // 1: the reader may sleep: ring the socket after writing
+    Index writer_waiting;   // 1: the writer found the ring full: ring the socket after reading
   };
   static constexpr std::size_t kRingBytes = sizeof(Ring) + kCapacity;
   static constexpr std::size_t kMappingBytes = 2 * kRingBytes;

@@ -16,7 +16,12 @@
 namespace jrdma::tcp {
 
 TcpChannel::TcpChannel(int fd, uint8_t* ring, uint32_t eager, MemoryTable& memory)
-    : fd_(fd), ring_(ring), eager_(eager), memory_(memory), staging_(kStagingBytes), payload_staging_(kStagingBytes),
+    : fd_(fd),
+      ring_(ring),
+      eager_(eager),
+      memory_(memory),
+      staging_(kStagingBytes),
+      payload_staging_(kStagingBytes),
       input_(kInputBytes) {
   int flags = fcntl(fd_, F_GETFL, 0);
   if (flags < 0 || fcntl(fd_, F_SETFL, flags | O_NONBLOCK) != 0) {

@@ -18,8 +18,8 @@
 
 #include "protocol/channel_engine.h"
 #include "protocol/transport.h"
-#include "transports/stream/tcp_frame.h"
 #include "transports/stream/shm_pipe.h"
+#include "transports/stream/tcp_frame.h"
 #include "transports/stream/tcp_memory.h"
 
 namespace jrdma::tcp {
@@ -89,9 +89,9 @@ class TcpChannel : public ChannelTransport {
   std::string failure() const;
 
  private:
-  static constexpr std::size_t kStagingBytes = 64 * 1024;  // table memory copied per step, in or out
-  static constexpr std::size_t kMaxQueuedOutputs = 1024;   // no more requests read while this many answers wait
-  static constexpr std::size_t kInputBytes = 64 * 1024;     // small frames are read through this buffer
+  static constexpr std::size_t kStagingBytes = 64 * 1024;     // table memory copied per step, in or out
+  static constexpr std::size_t kMaxQueuedOutputs = 1024;      // no more requests read while this many answers wait
+  static constexpr std::size_t kInputBytes = 64 * 1024;       // small frames are read through this buffer
   static constexpr std::size_t kDirectReadBytes = 16 * 1024;  // a payload this large is read into place
 
   struct Pending {  // a request of the send queue, in posting order
@@ -114,12 +114,12 @@ class TcpChannel : public ChannelTransport {
     uint64_t table_address = 0;
     uint32_t table_length = 0;
     std::size_t written = 0;
-    Pending* completes = nullptr;  // done once fully written
+    Pending* completes = nullptr;    // done once fully written
     bool switches_to_rings = false;  // kRingsFollow: what comes after it goes into the rings
   };
   struct Incoming {  // the frame being read
     Frame frame;
-    uint8_t* into = nullptr;   // where the payload goes directly (receive slot, our read's buffer)
+    uint8_t* into = nullptr;     // where the payload goes directly (receive slot, our read's buffer)
     bool through_table = false;  // a write: payload staged, then copied in under the table's check
     bool refused = false;        // a write the table refused: payload read and dropped
     uint32_t received = 0;
@@ -160,11 +160,11 @@ class TcpChannel : public ChannelTransport {
   void collect_locked();
 
   const int fd_;
-  std::unique_ptr<ShmPipe> pipe_;  // set once, before the first frame
+  std::unique_ptr<ShmPipe> pipe_;            // set once, before the first frame
   std::atomic<bool> access_granted_{false};  // the peer proved itself: its one-sided requests are served
   std::atomic<bool> input_in_rings_{false};  // written by the loop thread: the peer's frames come through the rings
   bool output_in_rings_ = false;             // under mutex_: our frames go through the rings
-  bool socket_ended_ = false;      // loop thread, over shared memory: the peer closed the socket
+  bool socket_ended_ = false;                // loop thread, over shared memory: the peer closed the socket
   uint8_t* const ring_;
   const uint32_t eager_;
   MemoryTable& memory_;
@@ -181,8 +181,8 @@ class TcpChannel : public ChannelTransport {
   State state_ = State::kOpen;
   bool closing_ = false;  // close_after_answers(): nothing more is read, the stream ends once output is out
   std::string failure_;
-  int end_status_ = 0;  // the ibv_wc_status the engine closes with when the stream failed
-  int32_t violation_ = 0;  // a ProtocolViolation instead, when the peer broke the protocol
+  int end_status_ = 0;            // the ibv_wc_status the engine closes with when the stream failed
+  int32_t violation_ = 0;         // a ProtocolViolation instead, when the peer broke the protocol
   std::vector<uint8_t> staging_;  // table memory on its way out (under mutex_)
 
   // Loop thread only.

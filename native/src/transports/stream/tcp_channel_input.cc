@@ -22,7 +22,7 @@ bool TcpChannel::read_input() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (state_ != State::kOpen) return false;
-      if (closing_) return true;  // ends once the answers are out: nothing more is read
+      if (closing_) return true;                             // ends once the answers are out: nothing more is read
       if (output_.size() >= kMaxQueuedOutputs) return true;  // the peer's requests wait until answers left
     }
     uint8_t* into;
@@ -110,8 +110,9 @@ void TcpChannel::begin_frame() {
   const Frame& f = in_.frame;
   switch (f.type) {
     case FrameType::kSend:
-      if (f.length > eager_) return violate("a message of " + std::to_string(f.length) + " bytes for receive buffers of " +
-                                                std::to_string(eager_));
+      if (f.length > eager_)
+        return violate("a message of " + std::to_string(f.length) + " bytes for receive buffers of " +
+                       std::to_string(eager_));
       if (!take_receive(&in_.receive_slot)) return violate("a message with no receive posted");
       in_.into = ring_ + static_cast<std::size_t>(in_.receive_slot) * eager_;
       break;
@@ -250,8 +251,9 @@ TcpChannel::Pending* TcpChannel::awaiting_response(const Frame& response) {
   for (Pending& p : send_queue_) {
     if (p.request == 0 || p.done) continue;
     FrameType expected = p.kind == OpKind::kRead || p.kind == OpKind::kTransferRead ? FrameType::kReadResponse
-                         : p.kind == OpKind::kCompareAndSwap || p.kind == OpKind::kFetchAndAdd ? FrameType::kAtomicResponse
-                                                                                              : FrameType::kWriteResponse;
+                         : p.kind == OpKind::kCompareAndSwap || p.kind == OpKind::kFetchAndAdd
+                             ? FrameType::kAtomicResponse
+                             : FrameType::kWriteResponse;
     if (p.request != response.request || expected != response.type) break;
     return &p;
   }

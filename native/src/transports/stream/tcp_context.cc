@@ -237,8 +237,9 @@ void TcpContext::run_command(const Command& c) {
 // queued connect precedes a deferred destroy of the same channel.
 void TcpContext::run_deferred_commands() {
   run_kept_in_channels<TcpChannelEntry, TcpListener>(channels_, [this](const Command& c) { run_command(c); });
-  run_kept_in_listeners(listeners_, listeners_mutex_,
-                        [this](TcpListener* listener) { run_command(Command{Command::kCloseListener, nullptr, listener}); });
+  run_kept_in_listeners(listeners_, listeners_mutex_, [this](TcpListener* listener) {
+    run_command(Command{Command::kCloseListener, nullptr, listener});
+  });
 }
 
 // Every 100 ms: the engines' own clocks (graceful close, keepalive, timeouts) and set-up deadlines.

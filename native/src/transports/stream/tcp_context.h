@@ -12,22 +12,22 @@
 
 #include <sys/socket.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <atomic>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "context/adaptive_spin.h"
+#include "context/channel_memory.h"
 #include "context/channel_table.h"
 #include "context/command_queue.h"
 #include "context/connect_target.h"
-#include "context/adaptive_spin.h"
 #include "context/context_loop.h"
 #include "context/transport_driver.h"
-#include "context/channel_memory.h"
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
 #include "transports/stream/shm_handover.h"
@@ -54,10 +54,11 @@ struct TcpListener {
   int fd = -1;
   EngineOptions options;
   uint16_t port = 0;  // the bound port (useful with port 0)
-  uint32_t max_pending = 64;  // connections not yet open: before their hello, or proving the key (maxPendingConnections)
-  uint32_t pending = 0;       // loop thread
-  bool admission = false;     // Java's admission policy decides on each hello that passed its checks
-  std::unique_ptr<ShmHandover> handover;  // same-host clients' rings; null: no shared memory offered
+  uint32_t max_pending =
+      64;                  // connections not yet open: before their hello, or proving the key (maxPendingConnections)
+  uint32_t pending = 0;    // loop thread
+  bool admission = false;  // Java's admission policy decides on each hello that passed its checks
+  std::unique_ptr<ShmHandover> handover;    // same-host clients' rings; null: no shared memory offered
   std::atomic<bool> close_deferred{false};  // its close could not be queued (context/command_queue.h)
 };
 
@@ -68,7 +69,7 @@ struct TcpHello {
   int fd = -1;
   TcpListener* listener = nullptr;
   uint8_t bytes[wire::kHandshakeSize + 1 + wire::kMaxConnectData + wire::kShmTicketSize] = {};  // handshake,
-                                                       // length, connect data, the offered rings' ticket
+      // length, connect data, the offered rings' ticket
   std::unique_ptr<ShmPipe> pipe;  // the client's rings once admitted: checked, not mapped
   std::size_t received = 0;
   std::chrono::steady_clock::time_point deadline{};
@@ -98,13 +99,13 @@ struct TcpChannelEntry {
   uint8_t setup_bytes[kMaxAnswer] = {};
   std::size_t setup_received = 0;
   std::chrono::steady_clock::time_point deadline{};
-  std::vector<uint8_t> connect_data;  // active side: sent with the hello (set before connect())
-  ConnectTarget connect_target;       // active side: set by connect(), read by the loop's start_connect
+  std::vector<uint8_t> connect_data;          // active side: sent with the hello (set before connect())
+  ConnectTarget connect_target;               // active side: set by connect(), read by the loop's start_connect
   std::atomic<uint8_t> deferred_commands{0};  // DeferredCommand bits (context/command_queue.h)
-  std::string refusal_text;           // active side: an admission refusal's text
-  std::unique_ptr<ShmPipe> offered;   // active side: the rings handed over for the hello, until answered
-  uint16_t remote_port = 0;           // active side: whose handover socket to offer the rings to
-  TcpListener* pending_in = nullptr;  // passive side: still counted as pending there (proving the key)
+  std::string refusal_text;                   // active side: an admission refusal's text
+  std::unique_ptr<ShmPipe> offered;           // active side: the rings handed over for the hello, until answered
+  uint16_t remote_port = 0;                   // active side: whose handover socket to offer the rings to
+  TcpListener* pending_in = nullptr;          // passive side: still counted as pending there (proving the key)
 };
 
 class TcpContext : public EventSink, public TransportWaker, private TransportDriver {
@@ -183,8 +184,8 @@ class TcpContext : public EventSink, public TransportWaker, private TransportDri
   // The frames go through `rings` when given (shared memory), else through the socket.
   void start_stream(TcpChannelEntry& channel, std::unique_ptr<ShmPipe> rings = nullptr);
   static wire::Handshake handshake_of(const ChannelEngine& engine);
-  void connect_failed(TcpChannelEntry& channel, ChannelFailure failure, int status, wire::RejectReason reason = wire::RejectReason::kNone,
-                      uint32_t detail = 0);
+  void connect_failed(TcpChannelEntry& channel, ChannelFailure failure, int status,
+                      wire::RejectReason reason = wire::RejectReason::kNone, uint32_t detail = 0);
   void refuse(TcpHello& hello, wire::RejectReason reason, uint32_t detail, uint32_t peer_value);
   static void send_reject(int fd, wire::RejectReason reason, uint32_t detail) noexcept;
   void forget(TcpChannelEntry* channel);
@@ -197,14 +198,14 @@ class TcpContext : public EventSink, public TransportWaker, private TransportDri
   ContextLoop loop_;  // before the channels: their engines give receive budget back as they go
   MemoryTable memory_;
   ChannelTable<TcpChannelEntry> channels_{"the TCP context"};  // created on any thread, freed by the loop
-  std::mutex listeners_mutex_;  // listeners_ (created on any thread, closed by the loop)
+  std::mutex listeners_mutex_;                                 // listeners_ (created on any thread, closed by the loop)
   std::vector<std::unique_ptr<TcpListener>> listeners_;
   CommandQueue<Command> commands_;
   std::chrono::milliseconds hello_timeout_{5000};
   mutable std::mutex hellos_mutex_;  // hellos_ (the loop changes it; tests read its size)
   std::vector<std::unique_ptr<TcpHello>> hellos_;
   std::mutex progressed_mutex_;
-  std::vector<uint32_t> progressed_;  // keys of channels to process again
+  std::vector<uint32_t> progressed_;   // keys of channels to process again
   std::vector<uint32_t> progressing_;  // loop thread
   const SharedMemory shared_memory_;
   std::vector<TcpChannelEntry*> shm_channels_;  // loop thread: channels whose frames go through rings

@@ -29,7 +29,8 @@ const TcpHello* TcpContext::awaiting(int64_t handle) const noexcept {
 void TcpContext::decide(int64_t handle, bool accept, uint32_t code, const std::string& text) {
   auto* hello = const_cast<TcpHello*>(awaiting(handle));
   if (hello == nullptr) {
-    throw RdmaError(ErrorKind::kIllegalArgument, "no connection request " + std::to_string(handle) + " awaits a decision");
+    throw RdmaError(ErrorKind::kIllegalArgument,
+                    "no connection request " + std::to_string(handle) + " awaits a decision");
   }
   hello->awaiting = false;
   if (accept) return admit(*hello, hello->peer);

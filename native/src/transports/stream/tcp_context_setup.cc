@@ -28,11 +28,13 @@ void TcpContext::start_connect(TcpChannelEntry& channel) {
   }
   if (::connect(channel.fd, reinterpret_cast<const sockaddr*>(&c.remote), length) != 0 && errno != EINPROGRESS) {
     int error = errno;
-    return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kAddressError, error);
+    return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kAddressError,
+                          error);
   }
   channel.remote_port = ntohs(reinterpret_cast<const sockaddr_in*>(&c.remote)->sin_port);  // same offset for IPv6
   channel.setup = TcpChannelEntry::Setup::kConnecting;
-  channel.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(c.timeout_ms > 0 ? c.timeout_ms : 30000);
+  channel.deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(c.timeout_ms > 0 ? c.timeout_ms : 30000);
   try {
     watch(channel.fd, &channel);
   } catch (const RdmaError& e) {
@@ -128,7 +130,8 @@ void TcpContext::continue_connect(TcpChannelEntry& channel) {
     ::getsockopt(channel.fd, SOL_SOCKET, SO_ERROR, &error, &length);
     if (error == EINPROGRESS || error == EALREADY) return;
     if (error != 0) {
-      return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kUnreachable, error);
+      return connect_failed(channel, error == ECONNREFUSED ? ChannelFailure::kRefused : ChannelFailure::kUnreachable,
+                            error);
     }
     uint8_t hello[sizeof TcpHello::bytes] = {};
     wire::Handshake ours = handshake_of(channel.engine);
@@ -139,7 +142,8 @@ void TcpContext::continue_connect(TcpChannelEntry& channel) {
       try {
         channel.offered = ShmPipe::create();
       } catch (const RdmaError& e) {
-        if (shared_memory_ == SharedMemory::kRequired) return connect_failed(channel, ChannelFailure::kSetupError, e.errno_value());
+        if (shared_memory_ == SharedMemory::kRequired)
+          return connect_failed(channel, ChannelFailure::kSetupError, e.errno_value());
       }
       if (channel.offered != nullptr && crypto::random_bytes(ticket, sizeof ticket) &&
           ShmHandover::offer(channel.remote_port, ticket, channel.offered->fd())) {
@@ -195,7 +199,8 @@ void TcpContext::continue_connect(TcpChannelEntry& channel) {
   }
   // The server took our rings, or not (another host, or it will not share memory).
   bool shared = (peer.flags & wire::kFlagSharedMemory) != 0;
-  if (shared && channel.offered == nullptr) return connect_failed(channel, ChannelFailure::kRejected, 0, wire::RejectReason::kMalformed);
+  if (shared && channel.offered == nullptr)
+    return connect_failed(channel, ChannelFailure::kRejected, 0, wire::RejectReason::kMalformed);
   if (!shared && shared_memory_ == SharedMemory::kRequired) {
     return connect_failed(channel, ChannelFailure::kRejected, 0, wire::RejectReason::kNoSharedMemory);
   }
@@ -226,7 +231,8 @@ void TcpContext::continue_hello(TcpHello& hello) {
   TcpListener& listener = *hello.listener;
   wire::Handshake peer;
   wire::RejectReason reason = wire::decode_handshake(hello.bytes, wire::kHandshakeSize, &peer);
-  if (reason == wire::RejectReason::kVersionMismatch) return refuse(hello, reason, wire::kProtocolVersion, peer.version);
+  if (reason == wire::RejectReason::kVersionMismatch)
+    return refuse(hello, reason, wire::kProtocolVersion, peer.version);
   if (reason != wire::RejectReason::kNone) return refuse(hello, reason, 0, 0);
   // Then the connect data: its length, and the bytes it announces.
   if (!read_hello(hello, wire::kHandshakeSize + 1)) return;
@@ -335,7 +341,8 @@ void TcpContext::open_from_hello(TcpHello& hello, wire::Handshake peer) {
 }
 
 void TcpContext::start_stream(TcpChannelEntry& channel, std::unique_ptr<ShmPipe> rings) {
-  channel.transport = std::make_unique<TcpChannel>(channel.fd, channel.memory.data(), channel.engine.options().eager, memory_);
+  channel.transport =
+      std::make_unique<TcpChannel>(channel.fd, channel.memory.data(), channel.engine.options().eager, memory_);
   channel.fd = -1;  // the transport owns it
   if (rings != nullptr) {
     channel.transport->use_shared_memory(std::move(rings));

@@ -32,7 +32,8 @@ bool carries_payload(const Frame& f) noexcept {
 }
 
 bool decode_frame(const uint8_t* in, Frame* f) noexcept {
-  if (in[0] < static_cast<uint8_t>(FrameType::kSend) || in[0] > static_cast<uint8_t>(FrameType::kRingsFollow)) return false;
+  if (in[0] < static_cast<uint8_t>(FrameType::kSend) || in[0] > static_cast<uint8_t>(FrameType::kRingsFollow))
+    return false;
   if (in[2] > static_cast<uint8_t>(AtomicOp::kCompareAndSwap) || in[3] != 0) return false;
   f->type = static_cast<FrameType>(in[0]);
   f->status = in[1];
@@ -49,7 +50,8 @@ bool decode_frame(const uint8_t* in, Frame* f) noexcept {
   if (!response && f->status != 0) return false;
   if (f->type != FrameType::kAtomicRequest && f->atomic != AtomicOp::kFetchAndAdd) return false;
   if ((f->type == FrameType::kAtomicRequest || f->type == FrameType::kAtomicResponse ||
-       f->type == FrameType::kWriteResponse || f->type == FrameType::kRingsFollow) && f->length != 0) {
+       f->type == FrameType::kWriteResponse || f->type == FrameType::kRingsFollow) &&
+      f->length != 0) {
     return false;
   }
   return true;

@@ -28,8 +28,8 @@ enum class AtomicOp : uint8_t { kFetchAndAdd = 0, kCompareAndSwap = 1 };
 // ibv_wc_status values the transport completes with (the engine speaks them for every transport;
 // success and WR_FLUSH_ERR are the engine's own kStatusSuccess and kStatusFlushed).
 constexpr uint8_t kStatusRemoteInvalidRequest = 9;  // IBV_WC_REM_INV_REQ_ERR
-constexpr uint8_t kStatusRemoteAccess = 10;       // IBV_WC_REM_ACCESS_ERR
-constexpr uint8_t kStatusRetryExceeded = 12;      // IBV_WC_RETRY_EXC_ERR: the connection failed
+constexpr uint8_t kStatusRemoteAccess = 10;         // IBV_WC_REM_ACCESS_ERR
+constexpr uint8_t kStatusRetryExceeded = 12;        // IBV_WC_RETRY_EXC_ERR: the connection failed
 
 struct Frame {
   FrameType type = FrameType::kSend;

@@ -27,8 +27,8 @@ class MemoryTable {
   bool permits(uint32_t key, uint64_t address, uint64_t length, int access) const noexcept;
   // The accesses themselves, each under the check and the table's lock, so a region removed on
   // another thread is never touched after remove() returned. False (nothing done) when refused.
-  bool copy_in(uint32_t key, uint64_t address, const uint8_t* from, uint32_t length) noexcept;   // kRemoteWrite
-  bool copy_out(uint32_t key, uint64_t address, uint8_t* to, uint32_t length) const noexcept;    // kRemoteRead
+  bool copy_in(uint32_t key, uint64_t address, const uint8_t* from, uint32_t length) noexcept;  // kRemoteWrite
+  bool copy_out(uint32_t key, uint64_t address, uint8_t* to, uint32_t length) const noexcept;   // kRemoteRead
   // The aligned 8 bytes at address (kRemoteAtomic), atomically also for this process's CPUs.
   bool atomic(uint32_t key, uint64_t address, AtomicOp op, uint64_t operand0, uint64_t operand1,
               uint64_t* previous) noexcept;

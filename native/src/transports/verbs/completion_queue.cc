@@ -31,7 +31,8 @@ void CompletionQueue::reserve(int entries) {
   int needed = reserved_ + entries;
   if (needed > capacity()) {
     int target = needed > 2 * capacity() ? needed : 2 * capacity();
-    if (int rc = ibv_resize_cq(cq_, target); rc != 0) throw_errno("ibv_resize_cq(cqe=" + std::to_string(target) + ")", rc);
+    if (int rc = ibv_resize_cq(cq_, target); rc != 0)
+      throw_errno("ibv_resize_cq(cqe=" + std::to_string(target) + ")", rc);
     capacity_.store(cq_->cqe, std::memory_order_relaxed);
     resizes_.fetch_add(1, std::memory_order_relaxed);
   }

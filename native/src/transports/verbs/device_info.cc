@@ -15,12 +15,18 @@ namespace jrdma {
 
 int mtu_enum_to_bytes(int mtu_enum) noexcept {
   switch (mtu_enum) {
-    case IBV_MTU_256: return 256;
-    case IBV_MTU_512: return 512;
-    case IBV_MTU_1024: return 1024;
-    case IBV_MTU_2048: return 2048;
-    case IBV_MTU_4096: return 4096;
-    default: return 0;
+    case IBV_MTU_256:
+      return 256;
+    case IBV_MTU_512:
+      return 512;
+    case IBV_MTU_1024:
+      return 1024;
+    case IBV_MTU_2048:
+      return 2048;
+    case IBV_MTU_4096:
+      return 4096;
+    default:
+      return 0;
   }
 }
 
@@ -28,9 +34,12 @@ namespace {
 
 GidType to_gid_type(uint32_t verbs_type) {
   switch (verbs_type) {
-    case IBV_GID_TYPE_ROCE_V1: return GidType::kRoceV1;
-    case IBV_GID_TYPE_ROCE_V2: return GidType::kRoceV2;
-    default: return GidType::kIb;
+    case IBV_GID_TYPE_ROCE_V1:
+      return GidType::kRoceV1;
+    case IBV_GID_TYPE_ROCE_V2:
+      return GidType::kRoceV2;
+    default:
+      return GidType::kIb;
   }
 }
 

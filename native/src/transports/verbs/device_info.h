@@ -18,18 +18,18 @@ struct GidInfo {
 };
 
 struct PortInfo {
-  uint32_t number = 0;      // 1-based, as in verbs
-  int state = 0;            // enum ibv_port_state
-  int link_layer = 0;       // IBV_LINK_LAYER_*
-  int active_mtu = 0;       // bytes (256..4096), 0 if unknown
-  int max_mtu = 0;          // bytes
+  uint32_t number = 0;  // 1-based, as in verbs
+  int state = 0;        // enum ibv_port_state
+  int link_layer = 0;   // IBV_LINK_LAYER_*
+  int active_mtu = 0;   // bytes (256..4096), 0 if unknown
+  int max_mtu = 0;      // bytes
   uint32_t lid = 0;
   std::vector<GidInfo> gids;
 };
 
 struct DeviceInfo {
   std::string name;
-  uint64_t node_guid = 0;   // host byte order
+  uint64_t node_guid = 0;  // host byte order
   std::vector<PortInfo> ports;
 };
 

@@ -12,12 +12,22 @@
 namespace jrdma::verbs {
 
 const char* access_text(int access) noexcept {
-  static const char* const kNames[16] = {
-      "NONE", "LOCAL_WRITE", "REMOTE_WRITE", "LOCAL_WRITE|REMOTE_WRITE", "REMOTE_READ", "LOCAL_WRITE|REMOTE_READ",
-      "REMOTE_WRITE|REMOTE_READ", "LOCAL_WRITE|REMOTE_WRITE|REMOTE_READ", "REMOTE_ATOMIC",
-      "LOCAL_WRITE|REMOTE_ATOMIC", "REMOTE_WRITE|REMOTE_ATOMIC", "LOCAL_WRITE|REMOTE_WRITE|REMOTE_ATOMIC",
-      "REMOTE_READ|REMOTE_ATOMIC", "LOCAL_WRITE|REMOTE_READ|REMOTE_ATOMIC", "REMOTE_WRITE|REMOTE_READ|REMOTE_ATOMIC",
-      "LOCAL_WRITE|REMOTE_WRITE|REMOTE_READ|REMOTE_ATOMIC"};
+  static const char* const kNames[16] = {"NONE",
+                                         "LOCAL_WRITE",
+                                         "REMOTE_WRITE",
+                                         "LOCAL_WRITE|REMOTE_WRITE",
+                                         "REMOTE_READ",
+                                         "LOCAL_WRITE|REMOTE_READ",
+                                         "REMOTE_WRITE|REMOTE_READ",
+                                         "LOCAL_WRITE|REMOTE_WRITE|REMOTE_READ",
+                                         "REMOTE_ATOMIC",
+                                         "LOCAL_WRITE|REMOTE_ATOMIC",
+                                         "REMOTE_WRITE|REMOTE_ATOMIC",
+                                         "LOCAL_WRITE|REMOTE_WRITE|REMOTE_ATOMIC",
+                                         "REMOTE_READ|REMOTE_ATOMIC",
+                                         "LOCAL_WRITE|REMOTE_READ|REMOTE_ATOMIC",
+                                         "REMOTE_WRITE|REMOTE_READ|REMOTE_ATOMIC",
+                                         "LOCAL_WRITE|REMOTE_WRITE|REMOTE_READ|REMOTE_ATOMIC"};
   return (access >= 0 && access < 16) ? kNames[access] : "INVALID";
 }
 

@@ -19,7 +19,8 @@ RegisteredBlock RegisteredBlocks::take(std::size_t size) {
   RegisteredBlock block;
   block.memory = allocate_channel_memory(size);
   try {
-    block.region = std::make_unique<verbs::MemoryRegion>(pd_, block.memory.base, block.memory.size, IBV_ACCESS_LOCAL_WRITE);
+    block.region =
+        std::make_unique<verbs::MemoryRegion>(pd_, block.memory.base, block.memory.size, IBV_ACCESS_LOCAL_WRITE);
   } catch (...) {
     free_channel_memory(block.memory);
     throw;

@@ -8,15 +8,15 @@
 #include <cstdio>
 #include <string>
 
-#include "transports/verbs/verbs_context.h"
 #include "base/error.h"
 #include "base/socket_address.h"
+#include "transports/verbs/verbs_context.h"
 
 namespace jrdma {
 
 // Throws the RejectReason kMalformed for connect data that does not fit its private data.
 void VerbsContext::park_for_admission(VerbsListener* listener, verbs::CmId owned, const wire::Handshake& peer,
-                                 const rdma_cm_event* event) {
+                                      const rdma_cm_event* event) {
   auto request = std::make_unique<AwaitingAdmission>();
   if (!wire::decode_connect_data(event->param.conn.private_data, event->param.conn.private_data_len, &request->data)) {
     throw wire::RejectReason::kMalformed;
@@ -44,7 +44,8 @@ void VerbsContext::decide(int64_t handle, bool accept, uint32_t code, const std:
   auto it = std::find_if(awaiting_.begin(), awaiting_.end(),
                          [handle](const auto& request) { return handle_of(request.get()) == handle; });
   if (it == awaiting_.end()) {
-    throw RdmaError(ErrorKind::kIllegalArgument, "no connection request " + std::to_string(handle) + " awaits a decision");
+    throw RdmaError(ErrorKind::kIllegalArgument,
+                    "no connection request " + std::to_string(handle) + " awaits a decision");
   }
   std::unique_ptr<AwaitingAdmission> request = std::move(*it);
   awaiting_.erase(it);

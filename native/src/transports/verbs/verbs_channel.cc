@@ -33,11 +33,16 @@ VerbsChannel::~VerbsChannel() {
 namespace {
 const char* attribute_variable(QueuePairAttribute attribute) {
   switch (attribute) {
-    case QueuePairAttribute::kServiceLevel: return "RDMA_SL";
-    case QueuePairAttribute::kTrafficClass: return "RDMA_TRAFFIC_CLASS";
-    case QueuePairAttribute::kPathMtu: return "RDMA_MTU";
-    case QueuePairAttribute::kGidIndex: return "RDMA_GID_INDEX";
-    case QueuePairAttribute::kPkeyIndex: return "RDMA_PKEY";
+    case QueuePairAttribute::kServiceLevel:
+      return "RDMA_SL";
+    case QueuePairAttribute::kTrafficClass:
+      return "RDMA_TRAFFIC_CLASS";
+    case QueuePairAttribute::kPathMtu:
+      return "RDMA_MTU";
+    case QueuePairAttribute::kGidIndex:
+      return "RDMA_GID_INDEX";
+    case QueuePairAttribute::kPkeyIndex:
+      return "RDMA_PKEY";
   }
   return "attribute";
 }
@@ -55,12 +60,18 @@ AttributeRefused::AttributeRefused(QueuePairAttribute refused, uint32_t configur
 
 int mtu_enum(uint32_t bytes) noexcept {
   switch (bytes) {
-    case 256: return IBV_MTU_256;
-    case 512: return IBV_MTU_512;
-    case 1024: return IBV_MTU_1024;
-    case 2048: return IBV_MTU_2048;
-    case 4096: return IBV_MTU_4096;
-    default: return 0;
+    case 256:
+      return IBV_MTU_256;
+    case 512:
+      return IBV_MTU_512;
+    case 1024:
+      return IBV_MTU_1024;
+    case 2048:
+      return IBV_MTU_2048;
+    case 4096:
+      return IBV_MTU_4096;
+    default:
+      return 0;
   }
 }
 
@@ -80,9 +91,10 @@ verbs::CmId VerbsChannel::detach() noexcept {
 
 void VerbsChannel::create_queue_pair() {
   if (options_.port != 0 && id_->port_num != options_.port) {
-    throw RdmaError(ErrorKind::kConfiguration, "the connection runs over port " + std::to_string(id_->port_num) +
-                                                   " of the device, the context uses port " +
-                                                   std::to_string(options_.port) + " (RDMA_DEVICE_PORT)",
+    throw RdmaError(ErrorKind::kConfiguration,
+                    "the connection runs over port " + std::to_string(id_->port_num) +
+                        " of the device, the context uses port " + std::to_string(options_.port) +
+                        " (RDMA_DEVICE_PORT)",
                     EXDEV);
   }
   cq_.reserve(2 * static_cast<int>(options_.depth));
@@ -100,8 +112,8 @@ void VerbsChannel::create_queue_pair() {
     attr.cap.max_recv_sge = 1;
     attr.cap.max_inline_data = max_inline;
     try {
-      qp_ = std::make_unique<verbs::QueuePair>(pd_, attr, "depth=" + std::to_string(options_.depth) +
-                                                              ", max_inline=" + std::to_string(max_inline));
+      qp_ = std::make_unique<verbs::QueuePair>(
+          pd_, attr, "depth=" + std::to_string(options_.depth) + ", max_inline=" + std::to_string(max_inline));
       break;
     } catch (const RdmaError& e) {
       if (e.errno_value() == EINVAL && max_inline > 0) continue;
@@ -176,7 +188,8 @@ void VerbsChannel::grant_remote_access() {
   if (withheld_access_ == 0) return;
   ibv_qp_attr attr{};
   attr.qp_access_flags = static_cast<unsigned int>(withheld_access_);
-  qp_->modify(attr, IBV_QP_ACCESS_FLAGS, "RTS, access flags " + std::to_string(withheld_access_) + " once the peer proved itself");
+  qp_->modify(attr, IBV_QP_ACCESS_FLAGS,
+              "RTS, access flags " + std::to_string(withheld_access_) + " once the peer proved itself");
   withheld_access_ = 0;
 }
 
@@ -206,11 +219,12 @@ std::string VerbsChannel::describe_queue_pair() const {
              IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_CAP;
   if (int rc = qp_->query(attr, mask); rc != 0) return "ibv_query_qp failed: " + errno_name(rc);
   return "qp " + std::to_string(qp_->number()) + " port=" + std::to_string(attr.port_num) +
-         " path_mtu=" + std::to_string(mtu_bytes(attr.path_mtu)) + " sgid_index=" +
-         std::to_string(attr.ah_attr.grh.sgid_index) + " traffic_class=" + std::to_string(attr.ah_attr.grh.traffic_class) +
-         " sl=" + std::to_string(attr.ah_attr.sl) + " pkey_index=" + std::to_string(attr.pkey_index) +
-         " timeout=" + std::to_string(attr.timeout) + " retry_cnt=" + std::to_string(attr.retry_cnt) +
-         " rnr_retry=" + std::to_string(attr.rnr_retry) + " max_inline=" + std::to_string(max_inline_);
+         " path_mtu=" + std::to_string(mtu_bytes(attr.path_mtu)) +
+         " sgid_index=" + std::to_string(attr.ah_attr.grh.sgid_index) +
+         " traffic_class=" + std::to_string(attr.ah_attr.grh.traffic_class) + " sl=" + std::to_string(attr.ah_attr.sl) +
+         " pkey_index=" + std::to_string(attr.pkey_index) + " timeout=" + std::to_string(attr.timeout) +
+         " retry_cnt=" + std::to_string(attr.retry_cnt) + " rnr_retry=" + std::to_string(attr.rnr_retry) +
+         " max_inline=" + std::to_string(max_inline_);
 }
 
 void VerbsChannel::disconnect() noexcept {

@@ -51,9 +51,9 @@ struct QueuePairOptions {
   uint8_t timeout = 14;
   uint8_t retry_count = 6;
   uint8_t rnr_retry = 6;
-  uint8_t port = 0;           // the context's port; a connection over another port is refused (0: any)
-  int gid_index = -1;         // source GID index; -1: the one rdma_cm chose for the address
-  uint32_t mtu = 0;           // path MTU in bytes (256..4096); 0: the path's
+  uint8_t port = 0;    // the context's port; a connection over another port is refused (0: any)
+  int gid_index = -1;  // source GID index; -1: the one rdma_cm chose for the address
+  uint32_t mtu = 0;    // path MTU in bytes (256..4096); 0: the path's
   uint16_t pkey_index = 0;
   uint8_t service_level = 0;
   uint8_t traffic_class = 0;  // GRH traffic class (IP TOS on RoCE v2)
@@ -79,7 +79,13 @@ inline QueuePairOptions queue_pair_options(const ChannelSettings& s) noexcept {
 
 // A configured queue-pair attribute the device did not keep (read back after the transition):
 // the device cannot honour it, e.g. a service level on Soft-RoCE, which has no field for it.
-enum class QueuePairAttribute : int32_t { kServiceLevel = 1, kTrafficClass = 2, kPathMtu = 3, kGidIndex = 4, kPkeyIndex = 5 };
+enum class QueuePairAttribute : int32_t {
+  kServiceLevel = 1,
+  kTrafficClass = 2,
+  kPathMtu = 3,
+  kGidIndex = 4,
+  kPkeyIndex = 5
+};
 
 class AttributeRefused : public RdmaError {
  public:

@@ -111,7 +111,8 @@ void VerbsChannel::revoke(uint64_t handle) noexcept {
     if (it == exposures_.end()) return;
     exposures_.erase(it);
   }
-  if (int rc = ibv_dereg_mr(mr); rc != 0) std::fprintf(stderr, "jrdma: ibv_dereg_mr of a transfer source: errno %d\n", rc);
+  if (int rc = ibv_dereg_mr(mr); rc != 0)
+    std::fprintf(stderr, "jrdma: ibv_dereg_mr of a transfer source: errno %d\n", rc);
 }
 
 void VerbsChannel::post_chain(const WorkRequest* requests, int count) {

@@ -13,8 +13,8 @@
 
 #include "context/command_queue.h"
 #include "context/connect_target.h"
-#include "transports/verbs/registered_blocks.h"
 #include "protocol/channel_engine.h"
+#include "transports/verbs/registered_blocks.h"
 #include "transports/verbs/verbs_channel.h"
 
 namespace jrdma {
@@ -55,8 +55,9 @@ class BlockLease {
 
 class VerbsChannelEntry {
  public:
-  VerbsChannelEntry(uint32_t channel_key, bool is_passive, const ChannelOptions& channel_options, RegisteredBlocks& blocks,
-          ibv_pd* pd, verbs::CompletionQueue& cq, LoopCommands& loop, EventSink& sink)
+  VerbsChannelEntry(uint32_t channel_key, bool is_passive, const ChannelOptions& channel_options,
+                    RegisteredBlocks& blocks, ibv_pd* pd, verbs::CompletionQueue& cq, LoopCommands& loop,
+                    EventSink& sink)
       : key(channel_key),
         passive(is_passive),
         options(channel_options),

@@ -8,9 +8,9 @@
 #include <memory>
 #include <string>
 
-#include "transports/verbs/verbs_context.h"
 #include "base/error.h"
 #include "crypto/crypto.h"
+#include "transports/verbs/verbs_context.h"
 #include "wire/handshake.h"
 
 namespace jrdma {
@@ -34,7 +34,8 @@ void VerbsContext::apply_id_options(verbs::CmId& id, const ChannelOptions& optio
   id.set_option(RDMA_OPTION_ID_TOS, &tos, sizeof tos, "RDMA_OPTION_ID_TOS=" + std::to_string(tos));
 }
 
-void VerbsContext::fill_conn_param(rdma_conn_param* param, const VerbsChannelEntry& channel, uint8_t* private_data) const {
+void VerbsContext::fill_conn_param(rdma_conn_param* param, const VerbsChannelEntry& channel,
+                                   uint8_t* private_data) const {
   wire::Handshake local = channel.engine.local_handshake();
   local.mtu = channel.options.queue_pair.mtu;
   if (!channel.options.engine.psk.empty()) local.flags |= wire::kFlagAuthenticate;
@@ -56,8 +57,8 @@ VerbsListener* VerbsContext::listen(const sockaddr* address, const ChannelOption
   listener->id.bind(address);
   if (listener->id->verbs != nullptr && listener->id->verbs != device_.get()) {
     throw RdmaError(ErrorKind::kIllegalArgument, std::string("the address belongs to device ") +
-                                                      ibv_get_device_name(listener->id->verbs->device) +
-                                                      ", the context is on " + name_);
+                                                     ibv_get_device_name(listener->id->verbs->device) +
+                                                     ", the context is on " + name_);
   }
   apply_id_options(listener->id, options);
   listener->id.listen(backlog);
@@ -75,7 +76,8 @@ bool VerbsContext::is_listener(const void* context) noexcept {
   return false;
 }
 
-void VerbsContext::connect(VerbsChannelEntry* channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms) {
+void VerbsContext::connect(VerbsChannelEntry* channel, const sockaddr_storage& remote, const sockaddr_storage* local,
+                           int timeout_ms) {
   channel->connect_target.remote = remote;
   if (local != nullptr) {
     channel->connect_target.local = *local;
@@ -98,7 +100,8 @@ void VerbsContext::start_connect(VerbsChannelEntry& channel) {
   } catch (const std::exception&) {  // bad_alloc: this attempt fails, the loop and its other commands go on
     return connect_failed(channel, ChannelFailure::kSetupError, ENOMEM);
   }
-  if (rdma_resolve_addr(channel.transport.cm_id(), c.has_local ? const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(&c.local)) : nullptr,
+  if (rdma_resolve_addr(channel.transport.cm_id(),
+                        c.has_local ? const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(&c.local)) : nullptr,
                         const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(&c.remote)), c.timeout_ms) != 0) {
     connect_failed(channel, ChannelFailure::kAddressError, errno);
   }
@@ -162,8 +165,8 @@ void VerbsContext::handle_connect_request(rdma_cm_event* event, std::vector<verb
   emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(listener)));
 }
 
-VerbsChannelEntry* VerbsContext::accept_request(VerbsListener* listener, verbs::CmId& owned, const wire::Handshake& peer,
-                                 Refusal* refusal) {
+VerbsChannelEntry* VerbsContext::accept_request(VerbsListener* listener, verbs::CmId& owned,
+                                                const wire::Handshake& peer, Refusal* refusal) {
   rdma_cm_id* id = owned.get();
   VerbsChannelEntry* channel = nullptr;
   try {
@@ -238,9 +241,9 @@ void VerbsContext::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId
     case RDMA_CM_EVENT_ROUTE_RESOLVED:
       try {
         if (event->id->verbs != device_.get()) {
-          throw RdmaError(ErrorKind::kIllegalArgument, std::string("the address belongs to device ") +
-                                                            ibv_get_device_name(event->id->verbs->device) +
-                                                            ", the context is on " + name_,
+          throw RdmaError(ErrorKind::kIllegalArgument,
+                          std::string("the address belongs to device ") +
+                              ibv_get_device_name(event->id->verbs->device) + ", the context is on " + name_,
                           EINVAL);
         }
         channel.transport.create_queue_pair();
@@ -249,7 +252,8 @@ void VerbsContext::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId
         rdma_conn_param param;
         fill_conn_param(&param, channel, data);
         if (!channel.connect_data.empty()) {  // for the server's admission policy, after the handshake
-          wire::encode_connect_data(channel.connect_data.data(), channel.connect_data.size(), data + wire::kHandshakeSize);
+          wire::encode_connect_data(channel.connect_data.data(), channel.connect_data.size(),
+                                    data + wire::kHandshakeSize);
           param.private_data_len = static_cast<uint8_t>(wire::kHandshakeSize + 1 + channel.connect_data.size());
         }
         if (rdma_connect(event->id, &param) != 0) throw_errno("rdma_connect()", errno);
@@ -272,11 +276,13 @@ void VerbsContext::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId
         break;
       }
       if (!channel.options.engine.psk.empty()) {
-        if ((peer.flags & wire::kFlagAuthenticate) == 0 || event->param.conn.private_data_len < wire::kAcceptWithNonceSize) {
+        if ((peer.flags & wire::kFlagAuthenticate) == 0 ||
+            event->param.conn.private_data_len < wire::kAcceptWithNonceSize) {
           connect_failed(channel, ChannelFailure::kAuthFailed, static_cast<int>(AuthFailure::kNotOffered));
           break;
         }
-        channel.engine.authenticate(true, static_cast<const uint8_t*>(event->param.conn.private_data) + wire::kHandshakeSize);
+        channel.engine.authenticate(true,
+                                    static_cast<const uint8_t*>(event->param.conn.private_data) + wire::kHandshakeSize);
       }
       try {
         // With a key, the client too grants remote access only once the server proved itself.

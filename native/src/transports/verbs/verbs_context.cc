@@ -77,7 +77,7 @@ std::string VerbsContext::close() noexcept {
   }
   loop_.close();
   cm_channel_.release();  // after every id on it
-  blocks_.release();  // registrations before the PD
+  blocks_.release();      // registrations before the PD
   check(cq_.release(), "ibv_destroy_cq");
   check(channel_.release(), "ibv_destroy_comp_channel");
   check(pd_.release(), "ibv_dealloc_pd (memory regions still registered?)");
@@ -95,9 +95,7 @@ std::unique_ptr<VerbsChannelEntry> VerbsContext::remove_channel(VerbsChannelEntr
   return channels_.remove(channel);
 }
 
-VerbsChannelEntry* VerbsContext::create_channel(const ChannelOptions& options) {
-  return add_channel(options, false);
-}
+VerbsChannelEntry* VerbsContext::create_channel(const ChannelOptions& options) { return add_channel(options, false); }
 
 VerbsChannelEntry* VerbsContext::add_channel(const ChannelOptions& options, bool passive) {
   ChannelOptions with_context = options;

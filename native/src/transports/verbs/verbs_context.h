@@ -24,13 +24,11 @@
 #include <thread>
 #include <vector>
 
+#include "context/adaptive_spin.h"
 #include "context/channel_table.h"
 #include "context/command_queue.h"
-#include "context/adaptive_spin.h"
 #include "context/context_loop.h"
 #include "context/transport_driver.h"
-#include "transports/verbs/verbs_channel_entry.h"
-#include "wire/handshake.h"
 #include "protocol/event_record.h"
 #include "transports/verbs/cm_device.h"
 #include "transports/verbs/cm_event_channel.h"
@@ -39,6 +37,8 @@
 #include "transports/verbs/completion_queue.h"
 #include "transports/verbs/memory_region.h"
 #include "transports/verbs/protection_domain.h"
+#include "transports/verbs/verbs_channel_entry.h"
+#include "wire/handshake.h"
 
 namespace jrdma {
 
@@ -60,7 +60,7 @@ struct VerbsListener {
   ChannelOptions options;
   std::atomic<bool> closing{false};
   std::atomic<bool> close_deferred{false};  // its close could not be queued (VerbsContext::enqueue)
-  uint32_t pending = 0;  // loop thread: accepted requests not established yet
+  uint32_t pending = 0;                     // loop thread: accepted requests not established yet
 };
 
 // A connection request waiting for the listener's admission policy (Java decides on the loop
@@ -109,7 +109,8 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   // from now on); nothing happens on the wire until connect() queues it.
   VerbsChannelEntry* create_channel(const ChannelOptions& options);
   // Queues the connection attempt for the loop; its outcome arrives as the channel's records.
-  void connect(VerbsChannelEntry* channel, const sockaddr_storage& remote, const sockaddr_storage* local, int timeout_ms);
+  void connect(VerbsChannelEntry* channel, const sockaddr_storage& remote, const sockaddr_storage* local,
+               int timeout_ms);
   // Queued for the loop: disconnect, forget and free the channel / listener.
   void destroy_channel(VerbsChannelEntry* channel);
   void close_listener(VerbsListener* listener);
@@ -158,8 +159,10 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   void handle_connect_request(rdma_cm_event* event, std::vector<verbs::CmId>& to_destroy);
   // The accept path: a channel for the request, accepted, or null with why it was refused (the id
   // stays in `owned` then, to be rejected by the caller).
-  VerbsChannelEntry* accept_request(VerbsListener* listener, verbs::CmId& owned, const wire::Handshake& peer, Refusal* refusal);
-  void park_for_admission(VerbsListener* listener, verbs::CmId owned, const wire::Handshake& peer, const rdma_cm_event* event);
+  VerbsChannelEntry* accept_request(VerbsListener* listener, verbs::CmId& owned, const wire::Handshake& peer,
+                                    Refusal* refusal);
+  void park_for_admission(VerbsListener* listener, verbs::CmId owned, const wire::Handshake& peer,
+                          const rdma_cm_event* event);
   void refuse_awaiting_of(const VerbsListener* listener) noexcept;
   void fill_conn_param(rdma_conn_param* param, const VerbsChannelEntry& channel, uint8_t* private_data) const;
   void apply_id_options(verbs::CmId& id, const ChannelOptions& options) const;
@@ -201,7 +204,7 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
 
   ContextLoop loop_;  // before the channels: their engines give receive budget back as they go
   ChannelTable<VerbsChannelEntry> channels_;
-  std::vector<VerbsChannelEntry*> dirty_;  // loop thread only
+  std::vector<VerbsChannelEntry*> dirty_;                     // loop thread only
   std::vector<std::unique_ptr<AwaitingAdmission>> awaiting_;  // loop thread only
 
   CommandQueue<Command> commands_;

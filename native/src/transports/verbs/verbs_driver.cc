@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/error.h"
 #include "transports/verbs/async_event.h"
 #include "transports/verbs/verbs_context.h"
-#include "base/error.h"
 
 namespace jrdma {
 

@@ -39,7 +39,8 @@ bool resolve(void* library, const char* library_name, const char* name, const ch
              std::string& error) {
   into = reinterpret_cast<Function>(dlvsym(library, name, version));
   if (into != nullptr) return true;
-  error = std::string(library_name) + " has no " + name + "@" + version + " (" + dl_error() + "): it is too old; " + kRemedy;
+  error = std::string(library_name) + " has no " + name + "@" + version + " (" + dl_error() + "): it is too old; " +
+          kRemedy;
   return false;
 }
 
@@ -58,8 +59,8 @@ Loaded load() {
   }
   Symbols& s = loaded.symbols;
   std::string& e = loaded.error;
-#define JRDMA_RESOLVE_IBVERBS(name, version) && resolve(ibverbs, kIbverbs, #name, version, s.name, e)
-#define JRDMA_RESOLVE_RDMACM(name, version) && resolve(rdmacm, kRdmacm, #name, version, s.name, e)
+#define JRDMA_RESOLVE_IBVERBS(name, version) &&resolve(ibverbs, kIbverbs, #name, version, s.name, e)
+#define JRDMA_RESOLVE_RDMACM(name, version) &&resolve(rdmacm, kRdmacm, #name, version, s.name, e)
   bool complete = true JRDMA_IBVERBS_SYMBOLS(JRDMA_RESOLVE_IBVERBS) JRDMA_RDMACM_SYMBOLS(JRDMA_RESOLVE_RDMACM);
 #undef JRDMA_RESOLVE_IBVERBS
 #undef JRDMA_RESOLVE_RDMACM

@@ -84,7 +84,9 @@ int rdma_reject(rdma_cm_id* id, const void* private_data, uint8_t length) {
 }
 int rdma_establish(rdma_cm_id* id) { return symbols().rdma_establish(id); }
 int rdma_disconnect(rdma_cm_id* id) { return symbols().rdma_disconnect(id); }
-int rdma_init_qp_attr(rdma_cm_id* id, ibv_qp_attr* attr, int* mask) { return symbols().rdma_init_qp_attr(id, attr, mask); }
+int rdma_init_qp_attr(rdma_cm_id* id, ibv_qp_attr* attr, int* mask) {
+  return symbols().rdma_init_qp_attr(id, attr, mask);
+}
 __be16 rdma_get_src_port(rdma_cm_id* id) { return symbols().rdma_get_src_port(id); }
 __be16 rdma_get_dst_port(rdma_cm_id* id) { return symbols().rdma_get_dst_port(id); }
 
