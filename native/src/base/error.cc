@@ -9,7 +9,7 @@ std::string errno_name(int errno_value) {
   // Our own table: strerrorname_np needs glibc 2.32, and the library loads on glibc 2.28.
   switch (errno_value) {
 #define JRDMA_ERRNO(name) \
-  case name:              \
+  case name: \
     return #name;
     JRDMA_ERRNO(EPERM)
     JRDMA_ERRNO(ENOENT)

@@ -15,28 +15,28 @@ namespace jrdma {
 
 // The record's two parts: what every transport's channels use (the engine's options, the
 // listeners' bound), then what only the verbs transport's queue pairs use.
-#define JRDMA_CHANNEL_SETTINGS_NEUTRAL(X)                                 \
-  X(uint32_t, depth)                /* RdmaConfig.queueDepth */           \
-  X(uint32_t, eager)                /* eagerSize */                       \
-  X(uint32_t, max_message)          /* maxMessageSize */                  \
-  X(uint32_t, rendezvous)           /* rendezvousTransfers */             \
-  X(uint32_t, max_pending)          /* maxPendingConnections */           \
-  X(uint32_t, keepalive_ms)         /* keepaliveMillis (0: off) */        \
+#define JRDMA_CHANNEL_SETTINGS_NEUTRAL(X) \
+  X(uint32_t, depth)                /* RdmaConfig.queueDepth */ \
+  X(uint32_t, eager)                /* eagerSize */ \
+  X(uint32_t, max_message)          /* maxMessageSize */ \
+  X(uint32_t, rendezvous)           /* rendezvousTransfers */ \
+  X(uint32_t, max_pending)          /* maxPendingConnections */ \
+  X(uint32_t, keepalive_ms)         /* keepaliveMillis (0: off) */ \
   X(uint32_t, operation_timeout_ms) /* operationTimeoutMillis (0: off) */ \
-  X(uint32_t, agent_timeout_ms)     /* agentLimits().timeoutMillis() */   \
-  X(uint64_t, agent_quota_bytes)    /* agentLimits().quotaBytes() */      \
-  X(uint32_t, agent_quota_count)    /* agentLimits().quotaCount() */      \
+  X(uint32_t, agent_timeout_ms)     /* agentLimits().timeoutMillis() */ \
+  X(uint64_t, agent_quota_bytes)    /* agentLimits().quotaBytes() */ \
+  X(uint32_t, agent_quota_count)    /* agentLimits().quotaCount() */ \
   X(uint32_t, auth_timeout_ms)      /* connectTimeoutMillis: the time a peer has for its proof */
-#define JRDMA_CHANNEL_SETTINGS_VERBS(X)                                                         \
-  X(uint32_t, max_inline)    /* maxInline */                                                    \
-  X(uint32_t, timeout)       /* timeout: the ACK timeout exponent */                            \
-  X(uint32_t, retry_count)   /* retryCount */                                                   \
-  X(uint32_t, rnr_retry)     /* rnrRetry */                                                     \
-  X(uint32_t, port)          /* the selected port */                                            \
+#define JRDMA_CHANNEL_SETTINGS_VERBS(X) \
+  X(uint32_t, max_inline)    /* maxInline */ \
+  X(uint32_t, timeout)       /* timeout: the ACK timeout exponent */ \
+  X(uint32_t, retry_count)   /* retryCount */ \
+  X(uint32_t, rnr_retry)     /* rnrRetry */ \
+  X(uint32_t, port)          /* the selected port */ \
   X(int32_t, gid_index)      /* the selected GID index, -1: rdma_cm's choice for the address */ \
-  X(uint32_t, mtu)           /* the selected path MTU in bytes */                               \
-  X(uint32_t, pkey_index)    /* pkeyIndex */                                                    \
-  X(uint32_t, service_level) /* serviceLevel */                                                 \
+  X(uint32_t, mtu)           /* the selected path MTU in bytes */ \
+  X(uint32_t, pkey_index)    /* pkeyIndex */ \
+  X(uint32_t, service_level) /* serviceLevel */ \
   X(uint32_t, traffic_class) /* trafficClass */
 
 #define JRDMA_SETTINGS_MEMBER(type, name) type name;
