@@ -64,8 +64,6 @@ ChannelOptions channel_options(JNIEnv* env, jobject settings_buffer, jbyteArray 
                             reinterpret_cast<jbyte*>(o.engine.psk.data()));
   }
   o.queue_pair = queue_pair_options(s);
-  // Bounded by the queue pair's give-up time over every transport (at least 2 s).
-  o.engine.graceful_close_ms = graceful_close_ms(o.queue_pair.timeout, o.queue_pair.retry_count);
   o.max_pending = s.max_pending;
   return o;
 }

@@ -26,7 +26,8 @@ namespace jrdma {
   X(uint32_t, agent_timeout_ms)     /* agentLimits().timeoutMillis() */ \
   X(uint64_t, agent_quota_bytes)    /* agentLimits().quotaBytes() */ \
   X(uint32_t, agent_quota_count)    /* agentLimits().quotaCount() */ \
-  X(uint32_t, auth_timeout_ms)      /* connectTimeoutMillis: the time a peer has for its proof */
+  X(uint32_t, auth_timeout_ms)      /* connectTimeoutMillis: the time a peer has for its proof */ \
+  X(uint32_t, graceful_close_ms)    /* how long a close waits for posted operations */
 #define JRDMA_CHANNEL_SETTINGS_VERBS(X) \
   X(uint32_t, max_inline)    /* maxInline */ \
   X(uint32_t, timeout)       /* timeout: the ACK timeout exponent */ \
@@ -45,10 +46,9 @@ struct ChannelSettings {
   JRDMA_CHANNEL_SETTINGS_VERBS(JRDMA_SETTINGS_MEMBER)
 };
 #undef JRDMA_SETTINGS_MEMBER
-static_assert(sizeof(ChannelSettings) == 88 && offsetof(ChannelSettings, agent_quota_bytes) == 32,
-              "the 64-bit field stays 8-aligned: Java writes the record at these offsets");
+static_assert(offsetof(ChannelSettings, agent_quota_bytes) % 8 == 0, "Java aligns each field to its size as C++ does");
 
-// "settings size=88,depth=0,eager=4,...": every field in order, named as Java names them.
+// "settings size=96,depth=0,eager=4,...": every field in order, named as Java names them.
 inline std::string channel_settings_layout() {
   std::string layout = "settings size=" + std::to_string(sizeof(ChannelSettings));
 #define JRDMA_SETTINGS_FIELD(type, name) \
@@ -59,8 +59,8 @@ inline std::string channel_settings_layout() {
   return layout;
 }
 
-// The transport-neutral part as a channel engine's options (every transport). The pre-shared key,
-// the graceful-close bound and what the context adds (budget, READ sizes) are not in the record.
+// The transport-neutral part as a channel engine's options (every transport). The pre-shared key
+// and what the context adds (budget, READ sizes) are not in the record.
 inline EngineOptions engine_options(const ChannelSettings& s) {
   EngineOptions e;
   e.depth = s.depth;
@@ -73,6 +73,7 @@ inline EngineOptions engine_options(const ChannelSettings& s) {
   e.agent_quota_bytes = s.agent_quota_bytes;
   e.agent_quota_count = s.agent_quota_count;
   e.auth_timeout_ms = s.auth_timeout_ms;
+  e.graceful_close_ms = s.graceful_close_ms;
   return e;
 }
 

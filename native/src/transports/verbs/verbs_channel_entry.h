@@ -29,15 +29,6 @@ struct ChannelOptions {
   bool admission = false;       // listeners: Java's admission policy decides on each request
 };
 
-// How long a graceful close waits for posted operations: twice the transport's own give-up time
-// (4.096 us x 2^timeout per try, retry_count + 1 tries), at least 2 s. Posted operations normally
-// complete or fail well within it; should the device never report them, the channel closes anyway.
-inline uint32_t graceful_close_ms(uint8_t timeout, uint8_t retry_count) noexcept {
-  double ack_timeout_ms = 4.096e-3 * static_cast<double>(1ull << (timeout > 31 ? 31 : timeout));
-  double ms = 2 * ack_timeout_ms * (retry_count + 1);
-  return ms < 2000 ? 2000 : ms > 3.6e6 ? 3600000u : static_cast<uint32_t>(ms);
-}
-
 // A registered memory block taken from the context's RegisteredBlocks for the channel's lifetime.
 class BlockLease {
  public:

@@ -2,6 +2,7 @@ package org.jrdma.impl;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Locale;
 import org.jrdma.RdmaConfig;
 
 /**
@@ -9,37 +10,62 @@ import org.jrdma.RdmaConfig;
  * the device selection, as one record that {@link NativeChannel#listen0} and
  * {@link NativeChannel#createChannel0} read: {@code ChannelSettings} in
  * native/src/protocol/channel_settings.h, native byte order, its layout checked at load
- * ({@link Layouts}): first what every transport's channels use, then the verbs queue pairs' part. Every value comes from here (the configuration owns the defaults). Every
- * validated option reaches the queue pair: port (checked against the connection's), GID index (when
- * configured; otherwise rdma_cm's choice for the address), path MTU (the smaller of both ends' and
- * the path's), P_Key index, service level and traffic class; and what the channel announces to its
- * peer: the largest message it receives and the rendezvous transfers it reads at a time.
+ * ({@link Layouts}): first what every transport's channels use, then the verbs queue pairs' part.
+ * Every value comes from here (the configuration owns the defaults). Every validated option reaches
+ * the queue pair: port (checked against the connection's), GID index (when configured; otherwise
+ * rdma_cm's choice for the address), path MTU (the smaller of both ends' and the path's), P_Key
+ * index, service level and traffic class; and what the channel announces to its peer: the largest
+ * message it receives and the rendezvous transfers it reads at a time.
+ *
+ * <p>A field is one constant of {@link Field} (in the native order) and one line in the
+ * constructor; offsets, the record's size and the layout line follow from the list.
  */
 final class ChannelSettings {
-    static final int RECORD_BYTES = 88;
-    // What every transport's channels use.
-    static final int DEPTH = 0;
-    static final int EAGER = 4;
-    static final int MAX_MESSAGE = 8;
-    static final int RENDEZVOUS = 12;
-    static final int MAX_PENDING = 16;
-    static final int KEEPALIVE_MS = 20;
-    static final int OPERATION_TIMEOUT_MS = 24;
-    static final int AGENT_TIMEOUT_MS = 28;
-    static final int AGENT_QUOTA_BYTES = 32;
-    static final int AGENT_QUOTA_COUNT = 40;
-    static final int AUTH_TIMEOUT_MS = 44;
-    // What only the verbs transport's queue pairs use.
-    static final int MAX_INLINE = 48;
-    static final int TIMEOUT = 52;
-    static final int RETRY_COUNT = 56;
-    static final int RNR_RETRY = 60;
-    static final int PORT = 64;
-    static final int GID_INDEX = 68;
-    static final int MTU = 72;
-    static final int PKEY_INDEX = 76;
-    static final int SERVICE_LEVEL = 80;
-    static final int TRAFFIC_CLASS = 84;
+    /** The record's fields in native order, each aligned to its size as C++ aligns it. */
+    enum Field {
+        // What every transport's channels use.
+        DEPTH(4), EAGER(4), MAX_MESSAGE(4), RENDEZVOUS(4), MAX_PENDING(4), KEEPALIVE_MS(4), OPERATION_TIMEOUT_MS(4),
+        AGENT_TIMEOUT_MS(4), AGENT_QUOTA_BYTES(8), AGENT_QUOTA_COUNT(4), AUTH_TIMEOUT_MS(4), GRACEFUL_CLOSE_MS(4),
+        // What only the verbs transport's queue pairs use.
+        MAX_INLINE(4), TIMEOUT(4), RETRY_COUNT(4), RNR_RETRY(4), PORT(4), GID_INDEX(4), MTU(4), PKEY_INDEX(4),
+        SERVICE_LEVEL(4), TRAFFIC_CLASS(4);
+
+        /** The record's size: the fields, padded to a multiple of the largest (as a C++ struct is). */
+        static final int RECORD_BYTES;
+
+        static {
+            int end = 0;
+            int alignment = 1;
+            for (Field f : values()) {
+                f.offset = align(end, f.size);
+                end = f.offset + f.size;
+                alignment = Math.max(alignment, f.size);
+            }
+            RECORD_BYTES = align(end, alignment);
+        }
+
+        final int size;
+        private int offset;
+
+        Field(int size) {
+            this.size = size;
+        }
+
+        int offset() {
+            return offset;
+        }
+
+        /** The native member's name: {@code MAX_MESSAGE} is {@code max_message}. */
+        String nativeName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        private static int align(int offset, int alignment) {
+            return (offset + alignment - 1) / alignment * alignment;
+        }
+    }
+
+    static final int RECORD_BYTES = Field.RECORD_BYTES;
 
     /** Written once; read by every listen and channel creation of the context. */
     private final ByteBuffer record;
@@ -47,40 +73,50 @@ final class ChannelSettings {
 
     ChannelSettings(RdmaConfig config, DeviceSelection selection) {
         ByteBuffer r = ByteBuffer.allocateDirect(RECORD_BYTES).order(ByteOrder.nativeOrder());
-        r.putInt(DEPTH, config.queueDepth());
-        r.putInt(EAGER, config.eagerSize());
-        r.putInt(MAX_MESSAGE, config.maxMessageSize());
-        r.putInt(RENDEZVOUS, config.rendezvousTransfers());
-        r.putInt(MAX_PENDING, config.maxPendingConnections());
-        r.putInt(KEEPALIVE_MS, config.keepaliveMillis());
-        r.putInt(OPERATION_TIMEOUT_MS, config.operationTimeoutMillis());
-        r.putInt(AGENT_TIMEOUT_MS, config.agentLimits().timeoutMillis());
-        r.putLong(AGENT_QUOTA_BYTES, config.agentLimits().quotaBytes());
-        r.putInt(AGENT_QUOTA_COUNT, config.agentLimits().quotaCount());
-        r.putInt(AUTH_TIMEOUT_MS, config.connectTimeoutMillis());
-        r.putInt(MAX_INLINE, config.maxInline());
-        r.putInt(TIMEOUT, config.timeout());
-        r.putInt(RETRY_COUNT, config.retryCount());
-        r.putInt(RNR_RETRY, config.rnrRetry());
-        r.putInt(PORT, selection.port().number());
-        r.putInt(GID_INDEX, config.gidIndex() >= 0 ? selection.gidIndex() : -1);
-        r.putInt(MTU, selection.mtu());
-        r.putInt(PKEY_INDEX, config.pkeyIndex());
-        r.putInt(SERVICE_LEVEL, config.serviceLevel());
-        r.putInt(TRAFFIC_CLASS, config.trafficClass());
+        r.putInt(Field.DEPTH.offset(), config.queueDepth());
+        r.putInt(Field.EAGER.offset(), config.eagerSize());
+        r.putInt(Field.MAX_MESSAGE.offset(), config.maxMessageSize());
+        r.putInt(Field.RENDEZVOUS.offset(), config.rendezvousTransfers());
+        r.putInt(Field.MAX_PENDING.offset(), config.maxPendingConnections());
+        r.putInt(Field.KEEPALIVE_MS.offset(), config.keepaliveMillis());
+        r.putInt(Field.OPERATION_TIMEOUT_MS.offset(), config.operationTimeoutMillis());
+        r.putInt(Field.AGENT_TIMEOUT_MS.offset(), config.agentLimits().timeoutMillis());
+        r.putLong(Field.AGENT_QUOTA_BYTES.offset(), config.agentLimits().quotaBytes());
+        r.putInt(Field.AGENT_QUOTA_COUNT.offset(), config.agentLimits().quotaCount());
+        r.putInt(Field.AUTH_TIMEOUT_MS.offset(), config.connectTimeoutMillis());
+        r.putInt(Field.GRACEFUL_CLOSE_MS.offset(), gracefulCloseMillis(config.timeout(), config.retryCount()));
+        r.putInt(Field.MAX_INLINE.offset(), config.maxInline());
+        r.putInt(Field.TIMEOUT.offset(), config.timeout());
+        r.putInt(Field.RETRY_COUNT.offset(), config.retryCount());
+        r.putInt(Field.RNR_RETRY.offset(), config.rnrRetry());
+        r.putInt(Field.PORT.offset(), selection.port().number());
+        r.putInt(Field.GID_INDEX.offset(), config.gidIndex() >= 0 ? selection.gidIndex() : -1);
+        r.putInt(Field.MTU.offset(), selection.mtu());
+        r.putInt(Field.PKEY_INDEX.offset(), config.pkeyIndex());
+        r.putInt(Field.SERVICE_LEVEL.offset(), config.serviceLevel());
+        r.putInt(Field.TRAFFIC_CLASS.offset(), config.trafficClass());
         this.record = r;
         this.preSharedKey = config.preSharedKey();
     }
 
+    /**
+     * How long a graceful close waits for posted operations: twice the transport's own give-up time
+     * (4.096 µs × 2^timeout per try, retryCount + 1 tries), at least 2 s, at most an hour. Posted
+     * operations normally complete or fail well within it; should the device never report them, the
+     * channel closes anyway.
+     */
+    static int gracefulCloseMillis(int timeout, int retryCount) {
+        double ackTimeoutMillis = 4.096e-3 * Math.pow(2, Math.min(timeout, 31));
+        double millis = 2 * ackTimeoutMillis * (retryCount + 1);
+        return millis < 2000 ? 2000 : millis > 3.6e6 ? 3_600_000 : (int) millis;
+    }
+
     static String layout() {
-        return "settings size=" + RECORD_BYTES + ",depth=" + DEPTH + ",eager=" + EAGER + ",max_message=" + MAX_MESSAGE
-                + ",rendezvous=" + RENDEZVOUS + ",max_pending=" + MAX_PENDING + ",keepalive_ms=" + KEEPALIVE_MS
-                + ",operation_timeout_ms=" + OPERATION_TIMEOUT_MS + ",agent_timeout_ms=" + AGENT_TIMEOUT_MS
-                + ",agent_quota_bytes=" + AGENT_QUOTA_BYTES + ",agent_quota_count=" + AGENT_QUOTA_COUNT
-                + ",auth_timeout_ms=" + AUTH_TIMEOUT_MS + ",max_inline=" + MAX_INLINE + ",timeout=" + TIMEOUT
-                + ",retry_count=" + RETRY_COUNT + ",rnr_retry=" + RNR_RETRY + ",port=" + PORT + ",gid_index="
-                + GID_INDEX + ",mtu=" + MTU + ",pkey_index=" + PKEY_INDEX + ",service_level=" + SERVICE_LEVEL
-                + ",traffic_class=" + TRAFFIC_CLASS;
+        StringBuilder layout = new StringBuilder("settings size=").append(RECORD_BYTES);
+        for (Field f : Field.values()) {
+            layout.append(',').append(f.nativeName()).append('=').append(f.offset());
+        }
+        return layout.toString();
     }
 
     long createChannel(long context) {

@@ -31,10 +31,10 @@ class LayoutsTest {
     @Test
     void channelSettingsWithTwoFieldsSwappedAreRefused() {
         String ours = NativeLibrary.layout0();
-        assertTrue(ours.contains("settings size=88,") && ours.contains(",timeout=52,retry_count=56,"), ours);
-        String swapped = ours.replace(",timeout=52,retry_count=56,", ",retry_count=52,timeout=56,");
+        assertTrue(ours.contains("settings size=96,") && ours.contains(",timeout=56,retry_count=60,"), ours);
+        String swapped = ours.replace(",timeout=56,retry_count=60,", ",retry_count=56,timeout=60,");
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> Layouts.check(swapped));
-        assertTrue(e.getMessage().contains("retry_count=52"), e.getMessage());
+        assertTrue(e.getMessage().contains("retry_count=56"), e.getMessage());
     }
 
     @Test
