@@ -105,7 +105,7 @@ bool ContextLoop::check_fds(int timeout_ms) {
     if (events[i].data.ptr == &wake_tag_) {
       woken = true;
     } else {
-      driver_.on_ready(events[i].data.ptr);
+      driver_.on_ready(events[i].data.ptr, events[i].events);
       transport = true;
     }
   }

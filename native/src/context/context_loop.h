@@ -34,7 +34,7 @@ class ContextLoop {
   ContextLoop(const ContextLoop&) = delete;
   ContextLoop& operator=(const ContextLoop&) = delete;
 
-  // Registers / re-registers a fd; when it is ready the driver's on_ready(tag) runs. A fd leaves
+  // Registers / re-registers a fd; when it is ready the driver's on_ready(tag, events) runs. A fd leaves
   // the set when it is closed.
   void watch(int fd, uint32_t events, void* tag);
   void rewatch(int fd, uint32_t events, void* tag);

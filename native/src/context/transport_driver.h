@@ -27,8 +27,9 @@ class TransportDriver {
   virtual bool arm_for_sleep(int budget) = 0;
   // After the sleep (or its skipped check): undoes what arm_for_sleep asked that must not stay.
   virtual void after_sleep() noexcept {}
-  // A fd the driver registered (ContextLoop::watch) is ready; `tag` is what it registered with.
-  virtual void on_ready(void* tag) = 0;
+  // A fd the driver registered (ContextLoop::watch) is ready; `tag` is what it registered with,
+  // `events` the epoll events (EPOLLIN, EPOLLRDHUP...).
+  virtual void on_ready(void* tag, uint32_t events) = 0;
   // Runs the commands other threads queued (connect, destroy, close a listener).
   virtual void run_commands() = 0;
   // Every 100 ms: the engines' clocks (keepalive, graceful close, timeouts) and set-up deadlines.

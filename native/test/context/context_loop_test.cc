@@ -43,7 +43,7 @@ class FakeDriver : public TransportDriver {
     return work_when_armed;
   }
   void after_sleep() noexcept override { ++after_sleeps; }
-  void on_ready(void* tag) override {
+  void on_ready(void* tag, uint32_t) override {
     ready_tags.push_back(tag);
     char byte;
     while (::read(pipe_[0], &byte, 1) == 1) {

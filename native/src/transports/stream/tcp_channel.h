@@ -80,6 +80,10 @@ class TcpChannel : public ChannelTransport {
   // closes, and then the peer's next wake-up is not delivered at all. False (errno set) when the
   // socket failed; the loop's next read reports it.
   bool drain_wakeups();
+  // The loop, when epoll says the peer's end came (EPOLLRDHUP): from now on a short read does not
+  // mean the socket is drained. The end may have come with the last bytes, in the same edge: after
+  // them only a read that returns 0 sees it, and no further edge would say so.
+  void peer_hung_up() noexcept { peer_hung_up_ = true; }
   void set_waker(TransportWaker* waker, void* cookie) noexcept {
     waker_ = waker;
     cookie_ = cookie;
@@ -186,6 +190,7 @@ class TcpChannel : public ChannelTransport {
   std::vector<uint8_t> staging_;  // table memory on its way out (under mutex_)
 
   // Loop thread only.
+  bool peer_hung_up_ = false;
   uint8_t header_in_[kFrameHeaderSize];
   std::size_t header_received_ = 0;
   bool in_payload_ = false;

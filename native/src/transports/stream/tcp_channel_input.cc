@@ -15,7 +15,8 @@ namespace jrdma::tcp {
 // Reads frames until the socket has nothing more; false once the stream ended. Small frames come
 // through a buffer (one recv takes several frames, header and payload together); a large payload
 // goes from the socket straight into place. A short read means the socket is drained for now: the
-// next edge of epoll says when more came.
+// next edge of epoll says when more came — unless the peer's end came (peer_hung_up): then reads go
+// on until one returns 0 or EAGAIN.
 bool TcpChannel::read_input() {
   bool drained = false;
   for (;;) {
@@ -42,7 +43,7 @@ bool TcpChannel::read_input() {
       got = static_cast<ssize_t>(std::min(want, input_end_ - input_begin_));
       std::memcpy(into, input_.data() + input_begin_, static_cast<std::size_t>(got));
       input_begin_ += static_cast<std::size_t>(got);
-    } else if (drained) {
+    } else if (drained && !peer_hung_up_) {
       return true;
     } else if (want >= kDirectReadBytes && into != payload_staging_.data()) {
       got = receive(into, want);

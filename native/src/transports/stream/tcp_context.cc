@@ -159,7 +159,7 @@ void TcpContext::after_sleep() noexcept {
   for (TcpChannelEntry* channel : shm_channels_) channel->transport->disarm_sleep();
 }
 
-void TcpContext::on_ready(void* object) {
+void TcpContext::on_ready(void* object, uint32_t events) {
   switch (*static_cast<Watched*>(object)) {
     case Watched::kListener:
       accept_all(*static_cast<TcpListener*>(object));
@@ -169,7 +169,10 @@ void TcpContext::on_ready(void* object) {
       break;
     case Watched::kChannel: {
       auto& channel = *static_cast<TcpChannelEntry*>(object);
-      if (channel.transport != nullptr) channel.transport->drain_wakeups();
+      if (channel.transport != nullptr) {
+        if ((events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) channel.transport->peer_hung_up();
+        channel.transport->drain_wakeups();
+      }
       on_channel_event(channel);
       break;
     }

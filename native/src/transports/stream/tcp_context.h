@@ -161,7 +161,7 @@ class TcpContext : public EventSink, public TransportWaker, private TransportDri
   unsigned polls_per_fd_check() const noexcept override;
   bool arm_for_sleep(int budget) override;
   void after_sleep() noexcept override;
-  void on_ready(void* tag) override;
+  void on_ready(void* tag, uint32_t events) override;
   void run_commands() override;
   void tick(std::chrono::steady_clock::time_point now) override;
   void retry_budget(uint32_t key) override;

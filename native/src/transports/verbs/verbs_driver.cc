@@ -93,7 +93,7 @@ bool VerbsContext::arm_for_sleep(int budget) {
   return poll_cq(budget);
 }
 
-void VerbsContext::on_ready(void* tag) {
+void VerbsContext::on_ready(void* tag, uint32_t) {
   switch (*static_cast<Source*>(tag)) {
     case Source::kCompletion:
       drain_completion_channel();
