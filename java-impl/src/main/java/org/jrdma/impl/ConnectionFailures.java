@@ -27,7 +27,7 @@ final class ConnectionFailures {
         "too many connection requests pending", "refused by the server's admission policy",
         "one side holds a pre-shared key, the other not",
         "no shared memory with the peer (transport shm takes peers on the same host only)"};
-    /** QueuePairAttribute (native/src/transport/verbs_channel.h) -> the variable that configures it. */
+    /** QueuePairAttribute (native/src/transports/verbs/verbs_channel.h) -> the variable that configures it. */
     private static final String[] ATTRIBUTES = {"attribute", "RDMA_SL", "RDMA_TRAFFIC_CLASS", "RDMA_MTU", "RDMA_GID_INDEX",
         "RDMA_PKEY"};
     private static final String[] DECODE = {"ok", "message shorter than its header", "unknown message type",

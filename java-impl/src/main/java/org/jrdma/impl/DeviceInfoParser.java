@@ -10,7 +10,7 @@ import org.jrdma.PortState;
 import org.jrdma.RdmaDevice;
 import org.jrdma.RdmaPort;
 
-/** Parses the device snapshot text written by native/src/core/device_info_format.cc. */
+/** Parses the device snapshot text written by native/src/transports/verbs/device_info_format.cc. */
 final class DeviceInfoParser {
     private DeviceInfoParser() {
     }

@@ -15,6 +15,6 @@ final class NativeLibrary {
     /** The layouts of the records that cross JNI, as native/src/protocol/layout.h writes them. */
     static native String layout0();
 
-    /** The device snapshot in the text form of native/src/core/device_info_format.h. */
+    /** The device snapshot in the text form of native/src/transports/verbs/device_info_format.h. */
     static native String devices0();
 }
