@@ -18,7 +18,8 @@ class OperationWatch {
   using Clock = std::chrono::steady_clock;
 
   // `bound_ms`: RdmaConfig.operationTimeoutMillis (0: operations may wait without limit).
-  explicit OperationWatch(uint32_t bound_ms) noexcept : bound_ms_(bound_ms) {}
+  // Not noexcept: the deque allocates as it is constructed (an allocation failure refuses the channel).
+  explicit OperationWatch(uint32_t bound_ms) : bound_ms_(bound_ms) {}
 
   void start(Clock::time_point now) noexcept { last_progress_ = now; }
 
