@@ -117,7 +117,6 @@ bool ContextLoop::check_fds(int timeout_ms) {
       emit(make_record(EventKind::kWakeup, 0));  // Java runs its tasks
     driver_.run_commands();
   }
-  retry_budget_waiters();
   return transport;
 }
 

@@ -5,6 +5,7 @@
 // come back. Thread-safe.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -26,19 +27,24 @@ class ReceiveBudget {
       if (key == waiter) return false;
     }
     waiters_.push_back(waiter);
+    retry_due_.store(released_, std::memory_order_release);
     return false;
   }
   void give(uint64_t bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
     used_ = bytes > used_ ? 0 : used_ - bytes;
     released_ = true;
+    retry_due_.store(!waiters_.empty(), std::memory_order_release);
   }
   // The engines that waited, once bytes came back since they did (then forgotten); else none.
+  // Every turn of every context loop asks: without anything due it costs one atomic load, no lock.
   std::vector<uint32_t> waiters_to_retry() {
-    std::lock_guard<std::mutex> lock(mutex_);
     std::vector<uint32_t> keys;
+    if (!retry_due_.load(std::memory_order_acquire)) return keys;
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!released_ || waiters_.empty()) return keys;
     released_ = false;
+    retry_due_.store(false, std::memory_order_relaxed);
     keys.swap(waiters_);
     return keys;
   }
@@ -54,6 +60,7 @@ class ReceiveBudget {
   uint64_t used_ = 0;
   bool released_ = false;
   std::vector<uint32_t> waiters_;
+  std::atomic<bool> retry_due_{false};  // released_ && !waiters_.empty(), readable without the lock
 };
 
 }  // namespace jrdma
