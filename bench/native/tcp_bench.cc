@@ -37,7 +37,7 @@ Stats stats(std::vector<double> samples) {
 
 // One side of the jrdma pair: its context, its channel, a buffer to send from.
 struct End {
-  tcp::TcpContext context;
+  tcp::TcpContext context{ContextOptions{}};
   tcp::TcpChannelEntry* channel = nullptr;
   std::vector<uint8_t> out;
   std::vector<uint8_t> large;  // a rendezvous message's destination

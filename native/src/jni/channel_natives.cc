@@ -194,13 +194,14 @@ void destroy0(JNIEnv* env, jclass, jlong context, jlong channel) {
 // ---- admission: loop thread only, while Java handles the kAdmissionRequest record ----------------
 
 jstring admissionPeer0(JNIEnv* env, jclass, jlong context, jlong request) {
-  return guarded<jstring>(env, nullptr,
-                          [&] { return env->NewStringUTF(context_of(context)->admission_peer(request).c_str()); });
+  return guarded<jstring>(env, nullptr, [&] {
+    return env->NewStringUTF(context_of(context)->admission_request(request).peer_address.c_str());
+  });
 }
 
 jbyteArray admissionData0(JNIEnv* env, jclass, jlong context, jlong request) {
   return guarded<jbyteArray>(env, nullptr, [&]() -> jbyteArray {
-    const std::vector<uint8_t> data = context_of(context)->admission_data(request);
+    const std::vector<uint8_t>& data = context_of(context)->admission_request(request).data;
     jbyteArray array = env->NewByteArray(static_cast<jsize>(data.size()));
     if (array == nullptr) return nullptr;  // OutOfMemoryError pending
     env->SetByteArrayRegion(array, 0, static_cast<jsize>(data.size()), reinterpret_cast<const jbyte*>(data.data()));

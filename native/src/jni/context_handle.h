@@ -12,7 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "context/adaptive_spin.h"
+#include "context/admission_queue.h"
+#include "context/context_options.h"
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
 #include "transports/verbs/verbs_channel_entry.h"
@@ -67,15 +70,22 @@ class ContextHandle {
   // The text of the admission refusal that closed this client channel ("" if none).
   virtual std::string refusal_text(int64_t channel) = 0;
 
-  // Admission, loop thread, while Java handles a kAdmissionRequest record; throw for a request
-  // that was decided or is gone.
-  virtual std::string admission_peer(int64_t request) const = 0;
-  virtual std::vector<uint8_t> admission_data(int64_t request) const = 0;
+  // Admission, loop thread, while Java handles a kAdmissionRequest record (context/admission_queue.h).
+  // The request behind the record's handle, or null once decided or gone.
+  virtual const AdmissionRequest* awaiting(int64_t request) const noexcept = 0;
+  // Throws for a request that was decided or is gone.
   virtual void decide(int64_t request, bool accept, uint32_t code, const std::string& text) = 0;
+  const AdmissionRequest& admission_request(int64_t request) const {
+    const AdmissionRequest* awaiting_request = awaiting(request);
+    if (awaiting_request == nullptr) {
+      throw RdmaError(ErrorKind::kIllegalArgument, "the connection request was decided or is gone");
+    }
+    return *awaiting_request;
+  }
 };
 
 std::unique_ptr<ContextHandle> open_verbs_context(const ContextOptions& options);
-// Of the options the adaptive spin and the receive budget apply (per-listener bounds come with each listen()).
+// Of the options the transport-neutral part applies (per-listener bounds come with each listen()).
 std::unique_ptr<ContextHandle> open_tcp_context(const ContextOptions& options, TransportKind kind);
 
 }  // namespace jrdma::jni

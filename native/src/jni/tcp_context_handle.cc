@@ -50,8 +50,7 @@ socklen_t length_of(const sockaddr_storage& address) {
 
 class TcpContextHandle final : public ContextHandle {
  public:
-  TcpContextHandle(const ContextOptions& options, tcp::SharedMemory shared_memory)
-      : context_(options.adaptive_spin_us, options.receive_budget, shared_memory) {}
+  TcpContextHandle(const ContextOptions& options, tcp::SharedMemory shared_memory) : context_(options, shared_memory) {}
 
   int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode) override {
     return context_.wait_events(out, capacity, timeout_ms, mode);
@@ -97,8 +96,7 @@ class TcpContextHandle final : public ContextHandle {
   }
   std::string refusal_text(int64_t channel) override { return entry(channel).refusal_text; }
 
-  std::string admission_peer(int64_t request) const override { return awaiting(request).peer_address; }
-  std::vector<uint8_t> admission_data(int64_t request) const override { return awaiting(request).data; }
+  const AdmissionRequest* awaiting(int64_t request) const noexcept override { return context_.awaiting(request); }
   void decide(int64_t request, bool accept, uint32_t code, const std::string& text) override {
     context_.decide(request, accept, code, text);
   }
@@ -107,11 +105,6 @@ class TcpContextHandle final : public ContextHandle {
   static tcp::TcpChannelEntry& entry(int64_t channel) { return *from_handle<tcp::TcpChannelEntry>(channel); }
   static int socket_of(const tcp::TcpChannelEntry& channel) {
     return channel.transport ? channel.transport->fd() : channel.fd;
-  }
-  const tcp::TcpHello& awaiting(int64_t request) const {
-    const tcp::TcpHello* hello = context_.awaiting(request);
-    if (hello == nullptr) throw RdmaError(ErrorKind::kIllegalArgument, "the connection request was decided or is gone");
-    return *hello;
   }
 
   tcp::TcpContext context_;

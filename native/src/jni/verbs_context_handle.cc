@@ -68,20 +68,12 @@ class VerbsContextHandle final : public ContextHandle {
   }
   std::string refusal_text(int64_t channel) override { return from_handle<VerbsChannelEntry>(channel)->refusal_text; }
 
-  std::string admission_peer(int64_t request) const override { return awaiting(request).peer_address; }
-  std::vector<uint8_t> admission_data(int64_t request) const override { return awaiting(request).data; }
+  const AdmissionRequest* awaiting(int64_t request) const noexcept override { return context_.awaiting(request); }
   void decide(int64_t request, bool accept, uint32_t code, const std::string& text) override {
     context_.decide(request, accept, code, text);
   }
 
  private:
-  const AwaitingAdmission& awaiting(int64_t request) const {
-    const AwaitingAdmission* awaiting = context_.awaiting(request);
-    if (awaiting == nullptr)
-      throw RdmaError(ErrorKind::kIllegalArgument, "the connection request was decided or is gone");
-    return *awaiting;
-  }
-
   VerbsContext context_;
 };
 

@@ -103,8 +103,11 @@ jrdma::wire::Handshake valid_handshake() {
   return h;
 }
 
-// Runs the server's loop until `done` says so or 20 s pass; calls `on` for every record.
-void run_loop(jrdma::VerbsContext& server, const std::function<bool(const jrdma::EventRecord&)>& on) {
+// Runs the server's loop until `on` says so for a record, or `until` (when given) says so after a
+// turn, or 20 s pass; calls `on` for every record. `until` is for what another thread decides (a
+// raw client's outcome): it may come after the last record.
+void run_loop(jrdma::VerbsContext& server, const std::function<bool(const jrdma::EventRecord&)>& on,
+              const std::function<bool()>& until = nullptr) {
   jrdma::EventRecord records[64];
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -112,6 +115,7 @@ void run_loop(jrdma::VerbsContext& server, const std::function<bool(const jrdma:
     for (int i = 0; i < n; ++i) {
       if (on(records[i])) return;
     }
+    if (until && until()) return;
   }
   FAIL() << "the expected event did not arrive within 20 s";
 }
@@ -140,14 +144,17 @@ TEST(ChannelDevice, WrongProtocolVersionIsRejectedWithAReasonBothSidesDecode) {
     client_done = true;
   });
   bool server_saw = false;
-  run_loop(server, [&](const jrdma::EventRecord& r) {
-    if (r.kind == static_cast<int32_t>(jrdma::EventKind::kIncomingRejected)) {
-      EXPECT_EQ(static_cast<int32_t>(jrdma::wire::RejectReason::kVersionMismatch), r.a);
-      EXPECT_EQ(jrdma::wire::kProtocolVersion + 1, r.b) << "the server reports the client's version";
-      server_saw = true;
-    }
-    return server_saw && client_done;
-  });
+  run_loop(
+      server,
+      [&](const jrdma::EventRecord& r) {
+        if (r.kind == static_cast<int32_t>(jrdma::EventKind::kIncomingRejected)) {
+          EXPECT_EQ(static_cast<int32_t>(jrdma::wire::RejectReason::kVersionMismatch), r.a);
+          EXPECT_EQ(jrdma::wire::kProtocolVersion + 1, r.b) << "the server reports the client's version";
+          server_saw = true;
+        }
+        return false;
+      },
+      [&] { return server_saw && client_done; });
   peer.join();
   EXPECT_EQ(RDMA_CM_EVENT_REJECTED, client.last);
   jrdma::wire::RejectReason reason;

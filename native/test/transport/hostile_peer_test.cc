@@ -99,11 +99,15 @@ TEST(HostilePeer, APeerThatNeverProvesTheKeyReadsWritesAndAddsNothing) {
     EXPECT_TRUE(peer.received.empty()) << "not even an answer: " << peer.received.size() << " bytes";
     EXPECT_EQ(before, region.bytes) << "frame type " << static_cast<int>(type);
   }
-  EventRecord r;
-  ASSERT_TRUE(server.await(EventKind::kChannelClosed, 0, &r));
-  EXPECT_EQ(static_cast<int32_t>(ClosedCause::kProtocolError), r.a) << "a ProtocolException, not an operation's status";
-  EXPECT_EQ(static_cast<int32_t>(ProtocolViolation::kNotAuthenticated), r.b);
-  EXPECT_EQ(0u, server.context.pending_hellos());
+  for (int closed = 0; closed < 4; ++closed) {
+    EventRecord r;
+    ASSERT_TRUE(server.await(EventKind::kChannelClosed, 0, &r)) << closed;
+    EXPECT_EQ(static_cast<int32_t>(ClosedCause::kProtocolError), r.a)
+        << "a ProtocolException, not an operation's status";
+    EXPECT_EQ(static_cast<int32_t>(ProtocolViolation::kNotAuthenticated), r.b);
+  }
+  // The records come after the loop's turn that closed the channels: their places are given back.
+  EXPECT_EQ(0u, server.context.pending_connections());
 }
 
 // Framing violations close the channel as a protocol error (a ProtocolException in Java), not as
@@ -223,15 +227,15 @@ TEST(HostilePeer, ConnectionsOfAClosedListenerAreRefusedAsTheServerClosing) {
     RawPeer early(listener->port);
     RawPeer parked(listener->port);
     if (admission) parked.hello(false);  // nobody answers the admission request: it stays parked
-    for (int i = 0; i < 10000 && server.context.pending_hellos() < 2; ++i) ::usleep(1000);
-    ASSERT_EQ(2u, server.context.pending_hellos()) << "admission " << admission;
+    for (int i = 0; i < 10000 && server.context.pending_connections() < 2; ++i) ::usleep(1000);
+    ASSERT_EQ(2u, server.context.pending_connections()) << "admission " << admission;
     server.context.close_listener(listener);
     EXPECT_EQ(wire::RejectReason::kServerClosing, early.rejected()) << "admission " << admission;
     if (admission) {
       EXPECT_EQ(wire::RejectReason::kServerClosing, parked.rejected());
     }
-    for (int i = 0; i < 10000 && server.context.pending_hellos() > 0; ++i) ::usleep(1000);  // told, then dropped
-    EXPECT_EQ(0u, server.context.pending_hellos());
+    for (int i = 0; i < 10000 && server.context.pending_connections() > 0; ++i) ::usleep(1000);  // told, then dropped
+    EXPECT_EQ(0u, server.context.pending_connections());
   }
 }
 

@@ -202,7 +202,7 @@ TEST(TcpContext, AHelloAnnouncingTooMuchConnectDataIsRefusedAsMalformed) {
   EXPECT_EQ(wire::RejectReason::kMalformed, reason);
   EventRecord r;
   ASSERT_TRUE(server.await(EventKind::kIncomingRejected, 0, &r));
-  EXPECT_EQ(0u, server.context.pending_hellos());
+  EXPECT_EQ(0u, server.context.pending_connections());
   ::close(raw);
 }
 
@@ -224,7 +224,7 @@ TEST(TcpContext, SocketsThatNeverSayHelloAreBoundedAndTimeOut) {
     ASSERT_TRUE(server.await(EventKind::kIncomingRejected, 0, &r)) << "rejection " << i;
     EXPECT_EQ(static_cast<int32_t>(wire::RejectReason::kTooManyPending), r.a);
   }
-  EXPECT_EQ(64u, server.context.pending_hellos()) << "the listener's bound (maxPendingConnections)";
+  EXPECT_EQ(64u, server.context.pending_connections()) << "the listener's bound (maxPendingConnections)";
   // The ones over the bound read the reject; the others read nothing until the timeout closes them.
   uint8_t answer[1 + wire::kRejectSize];
   ASSERT_EQ(static_cast<ssize_t>(sizeof answer), ::recv(silent.back(), answer, sizeof answer, MSG_WAITALL));
@@ -235,10 +235,10 @@ TEST(TcpContext, SocketsThatNeverSayHelloAreBoundedAndTimeOut) {
   EXPECT_EQ(64u, detail);
   // A hello that times out is closed without a record: nothing to wait on but the count.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (server.context.pending_hellos() > 0 && std::chrono::steady_clock::now() < deadline) {
+  while (server.context.pending_connections() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the loop's tick closes them
   }
-  EXPECT_EQ(0u, server.context.pending_hellos()) << "closed after the hello timeout";
+  EXPECT_EQ(0u, server.context.pending_connections()) << "closed after the hello timeout";
   EXPECT_EQ(0, ::recv(silent.front(), answer, 1, 0)) << "the first silent socket was closed by the server";
   for (int fd : silent) ::close(fd);
   // A client that says hello is served again.
@@ -248,6 +248,49 @@ TEST(TcpContext, SocketsThatNeverSayHelloAreBoundedAndTimeOut) {
   EventRecord r;
   EXPECT_TRUE(client.await(EventKind::kChannelOpen, channel->key, &r));
   client.context.destroy_channel(channel);
+}
+
+// The bound holds per context too (the context's maxPendingConnections): its listeners share it.
+TEST(TcpContext, TheContextsBoundOnPendingConnectionsHoldsOverAllItsListeners) {
+  ContextOptions bounded;
+  bounded.max_pending_connections = 4;
+  Loop server(tcp::SharedMemory::kOff, bounded);
+  tcp::TcpListener* a = listen_on_any_port(server, options());
+  tcp::TcpListener* b = listen_on_any_port(server, options());
+  std::vector<int> silent;
+  auto connect_to = [&silent](uint16_t port) {
+    sockaddr_storage to = loopback(port);
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    EXPECT_EQ(0, ::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof(sockaddr_in)));
+    silent.push_back(fd);
+  };
+  auto await_pending = [&server](uint32_t count) {
+    for (int i = 0; i < 10000 && server.context.pending_connections() != count; ++i) ::usleep(1000);
+    return server.context.pending_connections();
+  };
+  for (int i = 0; i < 3; ++i) connect_to(a->port);
+  ASSERT_EQ(3u, await_pending(3));
+  connect_to(b->port);
+  ASSERT_EQ(4u, await_pending(4));
+  connect_to(b->port);  // b's own bound (64) is far, the context's is met
+  EventRecord r;
+  ASSERT_TRUE(server.await(EventKind::kIncomingRejected, 0, &r));
+  EXPECT_EQ(static_cast<int32_t>(wire::RejectReason::kTooManyPending), r.a);
+  EXPECT_EQ(handle_of(b), r.d) << "refused at the listener it came to";
+  uint8_t answer[1 + wire::kRejectSize];
+  ASSERT_EQ(static_cast<ssize_t>(sizeof answer), ::recv(silent.back(), answer, sizeof answer, MSG_WAITALL));
+  wire::RejectReason reason;
+  uint32_t detail = 0;
+  ASSERT_TRUE(wire::decode_reject(answer + 1, wire::kRejectSize, &reason, &detail));
+  EXPECT_EQ(wire::RejectReason::kTooManyPending, reason);
+  EXPECT_EQ(4u, detail) << "the context's bound";
+  // One of a's leaves: its place is free for b's next.
+  ::close(silent.front());
+  silent.erase(silent.begin());
+  ASSERT_EQ(3u, await_pending(3));
+  connect_to(b->port);
+  EXPECT_EQ(4u, await_pending(4));
+  for (int fd : silent) ::close(fd);
 }
 
 EngineOptions with_key(const char* key) {

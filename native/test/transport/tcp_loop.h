@@ -28,8 +28,8 @@ namespace jrdma::test {
 // released at once (its bytes copied first).
 class Loop {
  public:
-  explicit Loop(tcp::SharedMemory shared_memory = tcp::SharedMemory::kOff)
-      : context(100, 256ull << 20, shared_memory), thread_([this] { run(); }) {}
+  explicit Loop(tcp::SharedMemory shared_memory = tcp::SharedMemory::kOff, const ContextOptions& options = {})
+      : context(options, shared_memory), thread_([this] { run(); }) {}
   ~Loop() {
     stop_ = true;
     context.wake();

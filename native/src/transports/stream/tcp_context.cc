@@ -19,12 +19,16 @@ TcpChannelEntry::TcpChannelEntry(uint32_t channel_key, const EngineOptions& opti
       memory(ChannelMemoryLayout::of(options.depth, options.eager).size),
       engine(channel_key, options, ChannelMemory{memory.data(), memory.size()}, sink) {}
 
-TcpContext::TcpContext(uint32_t adaptive_spin_us, uint64_t receive_budget, SharedMemory shared_memory)
-    : loop_(*this, adaptive_spin_us, receive_budget), shared_memory_(shared_memory) {}
+TcpContext::TcpContext(const ContextOptions& options, SharedMemory shared_memory)
+    : pending_(options.max_pending_connections),
+      loop_(*this, options.adaptive_spin_us, options.receive_budget),
+      shared_memory_(shared_memory) {}
 
 TcpContext::~TcpContext() {
   channels_.clear();  // transports close their sockets
   for (auto& hello : hellos_) ::close(hello->fd);
+  awaiting_.refuse_each([](const TcpAdmission&) { return true; },
+                        [](TcpAdmission& request) { ::close(request.hello->fd); });
   for (auto& listener : listeners_) ::close(listener->fd);
 }
 
@@ -69,7 +73,7 @@ TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const
                                 uint32_t max_pending, bool admission) {
   auto listener = std::make_unique<TcpListener>();
   listener->options = options;
-  listener->max_pending = max_pending;
+  listener->pending.bound = max_pending;
   listener->admission = admission;
   listener->fd = ::socket(address->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (listener->fd < 0) throw_errno("socket()", errno);
@@ -207,25 +211,24 @@ void TcpContext::run_command(const Command& c) {
     case Command::kDisconnect:
       break;  // never queued here: the stream engine ends its connection itself (no LoopCommands)
     case Command::kCloseListener: {
-      // Its connections still saying hello (or parked for the admission policy) point at it: they
+      // Its connections still saying hello or parked for the admission policy point at it: they
       // are told the server is closing, as over verbs, and go before it does.
       std::vector<TcpHello*> orphans;
-      {
-        std::lock_guard<std::mutex> lock(hellos_mutex_);
-        for (auto& hello : hellos_) {
-          if (hello->listener == c.listener) orphans.push_back(hello.get());
-        }
+      for (auto& hello : hellos_) {
+        if (hello->listener == c.listener) orphans.push_back(hello.get());
       }
       for (TcpHello* hello : orphans) {
         send_reject(hello->fd, wire::RejectReason::kServerClosing, 0);
         drop(*hello);
       }
+      refuse_awaiting_of(c.listener);
       std::lock_guard<std::mutex> lock(listeners_mutex_);
       for (auto it = listeners_.begin(); it != listeners_.end(); ++it) {
         if (it->get() == c.listener) {
           ::close(c.listener->fd);  // leaves the epoll set with it
+          // Channels proving the key stay pending for the context, no longer for the listener.
           channels_.for_each([&](TcpChannelEntry& channel) {
-            if (channel.pending_in == c.listener) channel.pending_in = nullptr;
+            if (channel.pending.at(c.listener->pending)) channel.pending.leave_listener();
           });
           listeners_.erase(it);
           break;
@@ -258,11 +261,8 @@ void TcpContext::tick(std::chrono::steady_clock::time_point now) {
   });
   // Accepted sockets that never said hello: they go without a report.
   std::vector<TcpHello*> expired;
-  {
-    std::lock_guard<std::mutex> lock(hellos_mutex_);
-    for (auto& hello : hellos_) {
-      if (now > hello->deadline) expired.push_back(hello.get());
-    }
+  for (auto& hello : hellos_) {
+    if (now > hello->deadline) expired.push_back(hello.get());
   }
   for (TcpHello* hello : expired) drop(*hello);
   // Rings handed over for hellos that never came.
@@ -279,14 +279,12 @@ void TcpContext::process(TcpChannelEntry& channel) {
 }
 
 void TcpContext::settle_pending(TcpChannelEntry& channel) noexcept {
-  if (channel.pending_in == nullptr || (channel.engine.authenticating() && !channel.engine.closed())) return;
-  if (channel.pending_in->pending > 0) --channel.pending_in->pending;
-  channel.pending_in = nullptr;
+  if (channel.engine.authenticating() && !channel.engine.closed()) return;
+  channel.pending.release();
 }
 
 void TcpContext::forget(TcpChannelEntry* channel) {
-  if (channel->pending_in != nullptr && channel->pending_in->pending > 0) --channel->pending_in->pending;
-  channel->pending_in = nullptr;
+  channel->pending.release();
   shm_channels_.erase(std::remove(shm_channels_.begin(), shm_channels_.end(), channel), shm_channels_.end());
   if (channel->transport) channel->transport->disconnect();
   if (channel->fd >= 0) ::close(channel->fd);

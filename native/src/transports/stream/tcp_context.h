@@ -22,11 +22,14 @@
 #include <vector>
 
 #include "context/adaptive_spin.h"
+#include "context/admission_queue.h"
 #include "context/channel_memory.h"
 #include "context/channel_table.h"
 #include "context/command_queue.h"
 #include "context/connect_target.h"
 #include "context/context_loop.h"
+#include "context/context_options.h"
+#include "context/pending_connections.h"
 #include "context/transport_driver.h"
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
@@ -54,10 +57,10 @@ struct TcpListener {
   int fd = -1;
   EngineOptions options;
   uint16_t port = 0;  // the bound port (useful with port 0)
-  uint32_t max_pending =
-      64;                  // connections not yet open: before their hello, or proving the key (maxPendingConnections)
-  uint32_t pending = 0;    // loop thread
-  bool admission = false;  // Java's admission policy decides on each hello that passed its checks
+  // Connections not open yet: before their hello, parked for the policy, or proving the key
+  // (bound: maxPendingConnections).
+  PendingCount pending;
+  bool admission = false;                   // Java's admission policy decides on each hello that passed its checks
   std::unique_ptr<ShmHandover> handover;    // same-host clients' rings; null: no shared memory offered
   std::atomic<bool> close_deferred{false};  // its close could not be queued (context/command_queue.h)
 };
@@ -73,11 +76,14 @@ struct TcpHello {
   std::unique_ptr<ShmPipe> pipe;  // the client's rings once admitted: checked, not mapped
   std::size_t received = 0;
   std::chrono::steady_clock::time_point deadline{};
-  // Parked for the admission policy (kAdmissionRequest): what the hello said and who sent it.
-  bool awaiting = false;
-  wire::Handshake peer;
-  std::vector<uint8_t> data;
-  std::string peer_address;
+  PendingPlace place;     // among the pending connections, from its accept on
+  bool awaiting = false;  // parked for the admission policy: its socket's events wait for the decision
+};
+
+// A hello parked for the admission policy (context/admission_queue.h), out of the hellos saying
+// hello: no deadline runs for it, the policy decides at once.
+struct TcpAdmission : AdmissionRequest {
+  std::unique_ptr<TcpHello> hello;
 };
 
 struct TcpChannelEntry {
@@ -105,15 +111,13 @@ struct TcpChannelEntry {
   std::string refusal_text;                   // active side: an admission refusal's text
   std::unique_ptr<ShmPipe> offered;           // active side: the rings handed over for the hello, until answered
   uint16_t remote_port = 0;                   // active side: whose handover socket to offer the rings to
-  TcpListener* pending_in = nullptr;          // passive side: still counted as pending there (proving the key)
+  PendingPlace pending;                       // passive side: still pending while it proves the key
 };
 
 class TcpContext : public EventSink, public TransportWaker, private TransportDriver {
  public:
-  // `adaptive_spin_us`: the longest spin of PollMode::kAdaptive (RdmaConfig.adaptiveSpinMicros);
-  // `receive_budget`: bytes being received by rendezvous, all channels (RdmaConfig.receiveBudget).
-  explicit TcpContext(uint32_t adaptive_spin_us = 100, uint64_t receive_budget = 256ull << 20,
-                      SharedMemory shared_memory = SharedMemory::kOff);
+  // The options' transport-neutral part applies (context/context_options.h).
+  explicit TcpContext(const ContextOptions& options, SharedMemory shared_memory = SharedMemory::kOff);
   ~TcpContext() override;
   TcpContext(const TcpContext&) = delete;
   TcpContext& operator=(const TcpContext&) = delete;
@@ -128,7 +132,7 @@ class TcpContext : public EventSink, public TransportWaker, private TransportDri
   MemoryTable& memory() noexcept { return memory_; }
 
   // Binds and listens now (any thread); throws RdmaError with the errno (address in use...).
-  // `max_pending`: accepted sockets whose hello has not come yet (maxPendingConnections).
+  // `max_pending`: this listener's connections not open yet (maxPendingConnections).
   TcpListener* listen(const sockaddr* address, socklen_t length, const EngineOptions& options, int backlog,
                       uint32_t max_pending = 64, bool admission = false);
   // An active channel with its key; nothing happens on the wire until connect() queues it.
@@ -141,15 +145,16 @@ class TcpContext : public EventSink, public TransportWaker, private TransportDri
   void close_listener(TcpListener* listener);
 
   // --- admission (tcp_context_admission.cc), loop thread only --------------------------------------
-  // The hello behind a kAdmissionRequest handle, or null once decided or gone.
-  const TcpHello* awaiting(int64_t handle) const noexcept;
+  // The request behind a kAdmissionRequest handle, or null once decided or gone.
+  const TcpAdmission* awaiting(int64_t handle) const noexcept { return awaiting_.find(handle); }
   // Accepts (the channel is created: kIncoming) or refuses with kAdmissionRefused, code and text.
   void decide(int64_t handle, bool accept, uint32_t code, const std::string& text);
 
   void emit(const EventRecord& record) override { loop_.emit(record); }
-  // Tests: how long an accepted socket may take to say hello (5 s), and how many wait now.
+  // Tests: how long an accepted socket may take to say hello (5 s).
   void set_hello_timeout(std::chrono::milliseconds timeout) noexcept { hello_timeout_ = timeout; }
-  std::size_t pending_hellos() const;
+  // Connections accepted and not open yet (context/pending_connections.h). Any thread.
+  uint32_t pending_connections() const noexcept { return pending_.held(); }
   // A channel's request completed outside the loop's process(): process it again soon.
   void transport_progress(void* cookie) noexcept override;
 
@@ -179,7 +184,9 @@ class TcpContext : public EventSink, public TransportWaker, private TransportDri
   void admit(TcpHello& hello, const wire::Handshake& peer);
   void open_from_hello(TcpHello& hello, wire::Handshake peer);
   void park_for_admission(TcpHello& hello, const wire::Handshake& peer);
-  void drop(TcpHello& hello);
+  // Takes a hello out of those saying hello (to be parked), or null when it is not there.
+  std::unique_ptr<TcpHello> take_hello(TcpHello& hello) noexcept;
+  void drop(TcpHello& hello) noexcept;
   bool read_setup(TcpChannelEntry& channel, std::size_t want);
   // The frames go through `rings` when given (shared memory), else through the socket.
   void start_stream(TcpChannelEntry& channel, std::unique_ptr<ShmPipe> rings = nullptr);
@@ -191,19 +198,21 @@ class TcpContext : public EventSink, public TransportWaker, private TransportDri
   void forget(TcpChannelEntry* channel);
   // A channel that was proving its key stops counting as pending once it opened or closed.
   void settle_pending(TcpChannelEntry& channel) noexcept;
+  void refuse_awaiting_of(const TcpListener* listener) noexcept;
   // Process a channel's input and flush what its engine has to send.
   void process(TcpChannelEntry& channel);
   void watch(int fd, void* object);
 
-  ContextLoop loop_;  // before the channels: their engines give receive budget back as they go
+  PendingConnections pending_;  // before the channels, hellos and requests holding places in it
+  ContextLoop loop_;            // before the channels: their engines give receive budget back as they go
   MemoryTable memory_;
   ChannelTable<TcpChannelEntry> channels_{"the TCP context"};  // created on any thread, freed by the loop
   std::mutex listeners_mutex_;                                 // listeners_ (created on any thread, closed by the loop)
   std::vector<std::unique_ptr<TcpListener>> listeners_;
   CommandQueue<Command> commands_;
   std::chrono::milliseconds hello_timeout_{5000};
-  mutable std::mutex hellos_mutex_;  // hellos_ (the loop changes it; tests read its size)
-  std::vector<std::unique_ptr<TcpHello>> hellos_;
+  std::vector<std::unique_ptr<TcpHello>> hellos_;  // loop thread
+  AdmissionQueue<TcpAdmission> awaiting_;          // loop thread
   std::mutex progressed_mutex_;
   std::vector<uint32_t> progressed_;   // keys of channels to process again
   std::vector<uint32_t> progressing_;  // loop thread

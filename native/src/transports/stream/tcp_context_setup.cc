@@ -46,9 +46,11 @@ void TcpContext::accept_all(TcpListener& listener) {
   for (;;) {
     int fd = ::accept4(listener.fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) return;  // EAGAIN, or the peer gave up already
-    if (listener.pending >= listener.max_pending) {
-      // Over the bound: told at once, and nothing is kept for it.
-      send_reject(fd, wire::RejectReason::kTooManyPending, listener.max_pending);
+    uint32_t bound_met = 0;
+    PendingPlace place = pending_.take(listener.pending, &bound_met);
+    if (!place.held()) {
+      // Over a bound (the listener's or the context's): told at once, and nothing is kept for it.
+      send_reject(fd, wire::RejectReason::kTooManyPending, bound_met);
       ::close(fd);
       emit(make_record(EventKind::kIncomingRejected, 0, static_cast<int32_t>(wire::RejectReason::kTooManyPending), 0, 0,
                        handle_of(&listener)));
@@ -58,12 +60,9 @@ void TcpContext::accept_all(TcpListener& listener) {
     hello->fd = fd;
     hello->listener = &listener;
     hello->deadline = std::chrono::steady_clock::now() + hello_timeout_;
+    hello->place = std::move(place);
     TcpHello* raw = hello.get();
-    ++listener.pending;
-    {
-      std::lock_guard<std::mutex> lock(hellos_mutex_);
-      hellos_.push_back(std::move(hello));
-    }
+    hellos_.push_back(std::move(hello));
     try {
       watch(fd, raw);
     } catch (const RdmaError&) {
@@ -74,22 +73,24 @@ void TcpContext::accept_all(TcpListener& listener) {
   }
 }
 
-std::size_t TcpContext::pending_hellos() const {
-  std::lock_guard<std::mutex> lock(hellos_mutex_);
-  return hellos_.size();
+// The hello is answered, refused or timed out: its socket (unless a channel took it) and its place
+// go, and it is freed (a parked one by its request, which owns it).
+void TcpContext::drop(TcpHello& hello) noexcept {
+  if (hello.fd >= 0) ::close(hello.fd);  // leaves the epoll set
+  hello.fd = -1;
+  hello.place.release();
+  take_hello(hello).reset();
 }
 
-// The hello is answered, refused or timed out: its socket (unless a channel took it) and its place go.
-void TcpContext::drop(TcpHello& hello) {
-  if (hello.fd >= 0) ::close(hello.fd);  // leaves the epoll set
-  if (hello.listener != nullptr && hello.listener->pending > 0) --hello.listener->pending;
-  std::lock_guard<std::mutex> lock(hellos_mutex_);
+std::unique_ptr<TcpHello> TcpContext::take_hello(TcpHello& hello) noexcept {
   for (auto it = hellos_.begin(); it != hellos_.end(); ++it) {
     if (it->get() == &hello) {
+      std::unique_ptr<TcpHello> taken = std::move(*it);
       hellos_.erase(it);
-      return;
+      return taken;
     }
   }
+  return nullptr;
 }
 
 void TcpContext::on_channel_event(TcpChannelEntry& channel) {
@@ -311,11 +312,8 @@ void TcpContext::open_from_hello(TcpHello& hello, wire::Handshake peer) {
   }
   TcpListener* from = hello.listener;
   std::unique_ptr<ShmPipe> rings = std::move(hello.pipe);
-  if (we_authenticate) {
-    // Until its proof checks, the channel keeps the hello's place among the pending connections.
-    channel->pending_in = from;
-    hello.listener = nullptr;
-  }
+  // Until its proof checks, the channel keeps the hello's place among the pending connections.
+  if (we_authenticate) channel->pending = std::move(hello.place);
   drop(hello);
   channel->engine.set_peer(peer);
   uint8_t answer[1 + wire::kAcceptWithNonceSize];

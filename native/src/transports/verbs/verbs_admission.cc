@@ -16,7 +16,7 @@ namespace jrdma {
 
 // Throws the RejectReason kMalformed for connect data that does not fit its private data.
 void VerbsContext::park_for_admission(VerbsListener* listener, verbs::CmId owned, const wire::Handshake& peer,
-                                      const rdma_cm_event* event) {
+                                      const rdma_cm_event* event, PendingPlace place) {
   auto request = std::make_unique<AwaitingAdmission>();
   if (!wire::decode_connect_data(event->param.conn.private_data, event->param.conn.private_data_len, &request->data)) {
     throw wire::RejectReason::kMalformed;
@@ -24,40 +24,22 @@ void VerbsContext::park_for_admission(VerbsListener* listener, verbs::CmId owned
   request->listener = listener;
   request->peer = peer;
   request->peer_address = address_text(rdma_get_peer_addr(owned.get()));
+  request->place = std::move(place);
   owned->context = nullptr;  // no channel yet: its later events (none before the accept) are ignored
   request->id = std::move(owned);
-  ++listener->pending;
-  ++pending_connections_;
-  int64_t handle = handle_of(request.get());
-  awaiting_.push_back(std::move(request));
+  int64_t handle = awaiting_.park(std::move(request));
   emit(make_record(EventKind::kAdmissionRequest, 0, 0, 0, handle, handle_of(listener)));
 }
 
-const AwaitingAdmission* VerbsContext::awaiting(int64_t handle) const noexcept {
-  for (const auto& request : awaiting_) {
-    if (handle_of(request.get()) == handle) return request.get();
-  }
-  return nullptr;
-}
+const AwaitingAdmission* VerbsContext::awaiting(int64_t handle) const noexcept { return awaiting_.find(handle); }
 
 void VerbsContext::decide(int64_t handle, bool accept, uint32_t code, const std::string& text) {
-  auto it = std::find_if(awaiting_.begin(), awaiting_.end(),
-                         [handle](const auto& request) { return handle_of(request.get()) == handle; });
-  if (it == awaiting_.end()) {
-    throw RdmaError(ErrorKind::kIllegalArgument,
-                    "no connection request " + std::to_string(handle) + " awaits a decision");
-  }
-  std::unique_ptr<AwaitingAdmission> request = std::move(*it);
-  awaiting_.erase(it);
+  std::unique_ptr<AwaitingAdmission> request = awaiting_.take(handle);
   VerbsListener* listener = request->listener;
-  --listener->pending;
-  --pending_connections_;
   Refusal refusal{wire::RejectReason::kAdmissionRefused, code, code};
   if (accept && !listener->closing) {
     if (VerbsChannelEntry* channel = accept_request(listener, request->id, request->peer, &refusal)) {
-      channel->pending_on = listener;
-      ++listener->pending;
-      ++pending_connections_;
+      channel->pending = std::move(request->place);
       emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(listener)));
       return;
     }
@@ -81,18 +63,13 @@ void VerbsContext::decide(int64_t handle, bool accept, uint32_t code, const std:
 
 // The listener closes (or the context): requests still waiting are refused, "server closing".
 void VerbsContext::refuse_awaiting_of(const VerbsListener* listener) noexcept {
-  for (auto it = awaiting_.begin(); it != awaiting_.end();) {
-    if (listener != nullptr && (*it)->listener != listener) {
-      ++it;
-      continue;
-    }
-    uint8_t data[wire::kRejectSize];
-    wire::encode_reject(wire::RejectReason::kServerClosing, 0, data);
-    (*it)->id.reject(data, static_cast<uint8_t>(sizeof data));
-    --(*it)->listener->pending;
-    --pending_connections_;
-    it = awaiting_.erase(it);
-  }
+  awaiting_.refuse_each(
+      [listener](const AwaitingAdmission& request) { return listener == nullptr || request.listener == listener; },
+      [](AwaitingAdmission& request) {
+        uint8_t data[wire::kRejectSize];
+        wire::encode_reject(wire::RejectReason::kServerClosing, 0, data);
+        request.id.reject(data, static_cast<uint8_t>(sizeof data));
+      });
 }
 
 }  // namespace jrdma

@@ -13,6 +13,7 @@
 
 #include "context/command_queue.h"
 #include "context/connect_target.h"
+#include "context/pending_connections.h"
 #include "protocol/channel_engine.h"
 #include "transports/verbs/registered_blocks.h"
 #include "transports/verbs/verbs_channel.h"
@@ -80,9 +81,9 @@ class VerbsChannelEntry {
   VerbsChannel transport;
   ChannelEngine engine;
   bool dirty = false;  // loop thread: the engine had events in this batch and flushes at its end
-  // Loop thread: the listener whose limit of pending requests this accepted channel counts against,
-  // until it is established or gone (VerbsContext::settle_pending).
-  struct VerbsListener* pending_on = nullptr;
+  // Loop thread: an accepted channel's place among the pending connections, until it is
+  // established (and, with a pre-shared key, its peer proved it) or gone.
+  PendingPlace pending;
   ConnectTarget connect_target;               // active side: written before the connect is queued
   std::atomic<uint8_t> deferred_commands{0};  // DeferredCommand bits
   // Active side: the connect data sent with the request (admission), and a refusal's text.

@@ -53,6 +53,7 @@ void VerbsContext::fill_conn_param(rdma_conn_param* param, const VerbsChannelEnt
 VerbsListener* VerbsContext::listen(const sockaddr* address, const ChannelOptions& options, int backlog) {
   auto listener = std::make_unique<VerbsListener>();
   listener->options = options;
+  listener->pending.bound = options.max_pending;
   listener->id = verbs::CmId(cm_channel_.get(), listener.get());  // destroyed with the listener on any failure
   listener->id.bind(address);
   if (listener->id->verbs != nullptr && listener->id->verbs != device_.get()) {
@@ -141,15 +142,12 @@ void VerbsContext::handle_connect_request(rdma_cm_event* event, std::vector<verb
   // connection manager gives up on it: bounded per listener and per context, or anyone who can
   // reach the port could pin the host's memory with requests they never complete. A request
   // waiting for the admission policy counts too.
-  if (listener->pending >= listener->options.max_pending) {
-    return refuse(wire::RejectReason::kTooManyPending, listener->options.max_pending, 0);
-  }
-  if (pending_connections_ >= max_pending_connections_) {
-    return refuse(wire::RejectReason::kTooManyPending, max_pending_connections_, 0);
-  }
+  uint32_t bound_met = 0;
+  PendingPlace place = pending_.take(listener->pending, &bound_met);
+  if (!place.held()) return refuse(wire::RejectReason::kTooManyPending, bound_met, 0);
   if (listener->options.admission) {
     try {
-      return park_for_admission(listener, std::move(owned), peer, event);
+      return park_for_admission(listener, std::move(owned), peer, event, std::move(place));
     } catch (const wire::RejectReason& malformed) {
       return refuse(malformed, 0, 0);
     } catch (const std::bad_alloc&) {
@@ -159,9 +157,7 @@ void VerbsContext::handle_connect_request(rdma_cm_event* event, std::vector<verb
   Refusal refusal;
   VerbsChannelEntry* channel = accept_request(listener, owned, peer, &refusal);
   if (channel == nullptr) return refuse(refusal.reason, refusal.detail, refusal.peer_value);
-  channel->pending_on = listener;
-  ++listener->pending;
-  ++pending_connections_;
+  channel->pending = std::move(place);
   emit(make_record(EventKind::kIncoming, channel->key, 0, 0, handle_of(channel), handle_of(listener)));
 }
 
@@ -302,8 +298,8 @@ void VerbsContext::handle_cm_event(rdma_cm_event* event, std::vector<verbs::CmId
       break;
     }
     case RDMA_CM_EVENT_ESTABLISHED:
-      // An authenticating channel stays pending until the peer proved the key (tick_channels).
-      if (!channel.engine.authenticating()) settle_pending(channel);
+      // An authenticating channel stays pending until the peer proved the key (tick).
+      if (!channel.engine.authenticating()) channel.pending.release();
       channel.engine.open();  // passive side (the active side opened at the connect response)
       break;
     case RDMA_CM_EVENT_REJECTED: {

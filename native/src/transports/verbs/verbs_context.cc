@@ -27,7 +27,7 @@ VerbsContext::VerbsContext(const ContextOptions& options)
       channel_(device_.get()),
       cq_(device_.get(), options.cq_entries, channel_.get()),
       blocks_(pd_.get(), kKeptChannelBlocks),
-      max_pending_connections_(options.max_pending_connections),
+      pending_(options.max_pending_connections),
       loop_(*this, options.adaptive_spin_us, options.receive_budget),
       channels_(options.device_name) {
   {
@@ -91,7 +91,7 @@ std::unique_ptr<verbs::MemoryRegion> VerbsContext::register_memory(void* address
 // ---- channel table --------------------------------------------------------------------------------
 
 std::unique_ptr<VerbsChannelEntry> VerbsContext::remove_channel(VerbsChannelEntry* channel) noexcept {
-  settle_pending(*channel);
+  channel->pending.release();
   return channels_.remove(channel);
 }
 
@@ -172,7 +172,7 @@ void VerbsContext::run_command(Command& c) {
         std::lock_guard<std::mutex> lock(listeners_mutex_);
         listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), c.listener), listeners_.end());
       }
-      forget_pending_of(c.listener);
+      forget_pending_of(*c.listener);
       refuse_awaiting_of(c.listener);
       delete c.listener;  // destroys its cm id
       break;
@@ -180,23 +180,12 @@ void VerbsContext::run_command(Command& c) {
   }
 }
 
-// An accepted channel no longer counts as pending: it is established, or gone.
-void VerbsContext::settle_pending(VerbsChannelEntry& channel) noexcept {
-  if (channel.pending_on == nullptr) return;
-  --channel.pending_on->pending;
-  --pending_connections_;
-  channel.pending_on = nullptr;
-}
-
-// The listener goes away before some of its accepted channels settle: they stop pointing at it
-// (the context's count still holds them until they settle).
-void VerbsContext::forget_pending_of(const VerbsListener* listener) noexcept {
-  if (listener->pending == 0) return;
+// The listener goes away before some of its accepted channels settle: they stop counting against
+// it (the context's count still holds them until they settle).
+void VerbsContext::forget_pending_of(VerbsListener& listener) noexcept {
+  if (listener.pending.held == 0) return;
   channels_.for_each([&](VerbsChannelEntry& channel) {
-    if (channel.pending_on == listener) {
-      channel.pending_on = nullptr;
-      --pending_connections_;
-    }
+    if (channel.pending.at(listener.pending)) channel.pending.leave_listener();
   });
 }
 
@@ -220,9 +209,9 @@ void VerbsContext::tick(std::chrono::steady_clock::time_point now) {
   channels_.for_each([&](VerbsChannelEntry& channel) {
     channel.engine.tick(now);
     // An accepted channel that authenticated (or failed to) no longer counts as pending.
-    if (channel.pending_on != nullptr && channel.engine.state() != ChannelEngine::State::kStarted &&
+    if (channel.pending.held() && channel.engine.state() != ChannelEngine::State::kStarted &&
         !channel.engine.authenticating()) {
-      settle_pending(channel);
+      channel.pending.release();
     }
   });
 }

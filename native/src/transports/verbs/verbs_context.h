@@ -25,9 +25,12 @@
 #include <vector>
 
 #include "context/adaptive_spin.h"
+#include "context/admission_queue.h"
 #include "context/channel_table.h"
 #include "context/command_queue.h"
 #include "context/context_loop.h"
+#include "context/context_options.h"
+#include "context/pending_connections.h"
 #include "context/transport_driver.h"
 #include "protocol/event_record.h"
 #include "transports/verbs/cm_device.h"
@@ -42,35 +45,20 @@
 
 namespace jrdma {
 
-struct ContextOptions {
-  std::string device_name;
-  int port = 1;
-  int cq_entries = 4096;
-  uint64_t receive_budget = 256ull << 20;  // bytes being received by rendezvous, all channels
-  // Accepted connection requests not established yet, all listeners: each pins a queue pair and
-  // its receive ring (RdmaConfig.maxPendingConnections).
-  uint32_t max_pending_connections = 64;
-  // PollMode::kAdaptive: the longest spin before the loop sleeps (RdmaConfig.adaptiveSpinMicros).
-  uint32_t adaptive_spin_us = 100;
-};
-
 // A listening rdma_cm id and the options its channels get.
 struct VerbsListener {
   verbs::CmId id;
   ChannelOptions options;
   std::atomic<bool> closing{false};
   std::atomic<bool> close_deferred{false};  // its close could not be queued (VerbsContext::enqueue)
-  uint32_t pending = 0;                     // loop thread: accepted requests not established yet
+  PendingCount pending;                     // accepted requests not established yet (bound: options.max_pending)
 };
 
-// A connection request waiting for the listener's admission policy (Java decides on the loop
-// thread, at once, from the kAdmissionRequest record). It counts as pending (maxPendingConnections).
-struct AwaitingAdmission {
+// A connection request waiting for the listener's admission policy (context/admission_queue.h):
+// its rdma_cm id, to be accepted or rejected.
+struct AwaitingAdmission : AdmissionRequest {
   verbs::CmId id;
   VerbsListener* listener = nullptr;
-  wire::Handshake peer;
-  std::string peer_address;   // "ip port"
-  std::vector<uint8_t> data;  // the client's connect data
 };
 
 // Why a request was refused: the reason the client decodes, its detail, and the peer's value for
@@ -145,8 +133,7 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   void enqueue(const Command& command) noexcept;
   void run_command(Command& c);
   void run_deferred_commands();
-  void settle_pending(VerbsChannelEntry& channel) noexcept;
-  void forget_pending_of(const VerbsListener* listener) noexcept;
+  void forget_pending_of(VerbsListener& listener) noexcept;
   void disconnect_quietly(VerbsChannelEntry& channel) noexcept;
   VerbsChannelEntry* add_channel(const ChannelOptions& options, bool passive);
   // Takes the channel out of the table (it stops counting as pending); the caller deletes it.
@@ -162,7 +149,7 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   VerbsChannelEntry* accept_request(VerbsListener* listener, verbs::CmId& owned, const wire::Handshake& peer,
                                     Refusal* refusal);
   void park_for_admission(VerbsListener* listener, verbs::CmId owned, const wire::Handshake& peer,
-                          const rdma_cm_event* event);
+                          const rdma_cm_event* event, PendingPlace place);
   void refuse_awaiting_of(const VerbsListener* listener) noexcept;
   void fill_conn_param(rdma_conn_param* param, const VerbsChannelEntry& channel, uint8_t* private_data) const;
   void apply_id_options(verbs::CmId& id, const ChannelOptions& options) const;
@@ -194,18 +181,17 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   Source sources_[3] = {Source::kCompletion, Source::kAsync, Source::kCm};
   int max_rd_atomic_ = 1;
   uint32_t read_chunk_ = 1u << 20;  // bytes per rendezvous READ, within the port's max_msg_sz
-  const uint32_t max_pending_connections_;
-  uint32_t pending_connections_ = 0;  // loop thread
   // Loop thread: the CQ is armed, its notification not yet read. It stays unarmed while it has work:
   // arming costs a system call on some devices (rxe).
   bool cq_armed_ = false;
   bool closed_ = false;
   bool device_removed_ = false;  // loop thread: kDeviceRemoved was reported
 
-  ContextLoop loop_;  // before the channels: their engines give receive budget back as they go
+  PendingConnections pending_;  // before the channels and requests holding places in it
+  ContextLoop loop_;            // before the channels: their engines give receive budget back as they go
   ChannelTable<VerbsChannelEntry> channels_;
-  std::vector<VerbsChannelEntry*> dirty_;                     // loop thread only
-  std::vector<std::unique_ptr<AwaitingAdmission>> awaiting_;  // loop thread only
+  std::vector<VerbsChannelEntry*> dirty_;  // loop thread only
+  AdmissionQueue<AwaitingAdmission> awaiting_;
 
   CommandQueue<Command> commands_;
   std::vector<VerbsListener*> listeners_;
