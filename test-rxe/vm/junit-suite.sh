@@ -8,7 +8,7 @@
 # rdma_cm unusable over the link for minutes; deleting the veth pair ends it). With --docker: starts
 # a Docker engine in the
 # guest (docker-up.sh) and runs the Testcontainers tests (tag "docker") only.
-# Extra arguments go to the launcher, e.g. --select-method org.jrdma.rxe.DeviceSmokeTest#portsAreActive
+# Extra arguments go to the launcher, e.g. --select-method org.jrdma.rxe.verbs.DeviceSmokeTest#portsAreActive
 set -u
 repo=${JRDMA_REPO:?}
 target="$repo/test-rxe/target"

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,9 +26,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * it: it sees the peer's address and connect data, and a refused client gets the policy's code and
  * reason. Queue pairs and registrations are counted with {@code rdma resource show}.
  */
-abstract class AdmissionContract {
+public abstract class AdmissionContract {
     /** {@return what this run of the contract goes over} */
-    abstract Fabric fabric();
+    protected abstract Fabric fabric();
 
     private static final byte[] TENANT = "tenant-7".getBytes(StandardCharsets.US_ASCII);
 
@@ -43,7 +43,7 @@ abstract class AdmissionContract {
         if (fabric() != Fabric.VERBS) {
             return Map.of();
         }
-        Map<String, Integer> all = ContextLifecycleTest.resourceCounts();
+        Map<String, Integer> all = ContextLifecycleContract.resourceCounts();
         String device = RxeEnvironment.serverDevice();
         return Map.of("qp", all.getOrDefault(device + ".qp", 0), "mr", all.getOrDefault(device + ".mr", 0));
     }

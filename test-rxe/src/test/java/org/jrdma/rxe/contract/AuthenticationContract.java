@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
  * channel; a different key, or a key on one side only, gives no channel on either side and a typed
  * exception on the client naming why.
  */
-abstract class AuthenticationContract {
+public abstract class AuthenticationContract {
     /** {@return what this run of the contract goes over} */
-    abstract Fabric fabric();
+    protected abstract Fabric fabric();
 
     private static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] OTHER = "fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.US_ASCII);

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -27,9 +27,9 @@ import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
 
 /** Connection failures are typed; closes with operations in flight never hang; a peer leaving is reported. */
-abstract class ChannelFailureContract {
+public abstract class ChannelFailureContract {
     /** {@return what this run of the contract goes over} */
-    abstract Fabric fabric();
+    protected abstract Fabric fabric();
 
     @Test
     void nobodyListeningIsConnectionRefused() throws Exception {

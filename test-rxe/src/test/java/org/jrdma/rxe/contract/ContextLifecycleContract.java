@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -22,11 +22,11 @@ import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
 
 /** Opening and closing contexts: selection on a real device, no leaked verbs objects, safe double close and use after close. */
-abstract class ContextLifecycleContract {
+public abstract class ContextLifecycleContract {
     /** {@return what this run of the contract goes over} */
-    abstract Fabric fabric();
+    protected abstract Fabric fabric();
 
-    static RdmaConfig rxe0() {
+    public static RdmaConfig rxe0() {
         return RdmaConfig.builder().device("rxe0").build();
     }
 
@@ -97,7 +97,7 @@ abstract class ContextLifecycleContract {
     }
 
     /** Per device: "pd 2 cq 1 qp 1 cm_id 0 mr 0 ctx 0 srq 0" from `rdma resource show`. */
-    static Map<String, Integer> resourceCounts() throws Exception {
+    public static Map<String, Integer> resourceCounts() throws Exception {
         Processes.Result result = Processes.run(30, "rdma", "resource", "show");
         assertEquals(0, result.exitCode(), result.output());
         Map<String, Integer> counts = new HashMap<>();

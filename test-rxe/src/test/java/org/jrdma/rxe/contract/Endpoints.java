@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,25 +15,25 @@ import org.jrdma.RdmaServer;
  * (10.77.0.1) and the client reaching it across the veth pair from rxe1 (10.77.0.2) in the
  * two-device topology, or over loopback on rxe0 with one device; over TCP, both on loopback.
  */
-final class Endpoints implements AutoCloseable {
-    final Fabric fabric;
-    final RdmaContext server;
-    final RdmaContext client;
-    final InetAddress clientAddress;
+public final class Endpoints implements AutoCloseable {
+    public final Fabric fabric;
+    public final RdmaContext server;
+    public final RdmaContext client;
+    public final InetAddress clientAddress;
 
-    Endpoints() {
+    public Endpoints() {
         this(RdmaConfig.builder());
     }
 
-    Endpoints(RdmaConfig.Builder config) {
+    public Endpoints(RdmaConfig.Builder config) {
         this(Fabric.VERBS, config);
     }
 
-    Endpoints(Fabric fabric) {
+    public Endpoints(Fabric fabric) {
         this(fabric, RdmaConfig.builder());
     }
 
-    Endpoints(Fabric fabric, RdmaConfig.Builder config) {
+    public Endpoints(Fabric fabric, RdmaConfig.Builder config) {
         fabric.require();
         this.fabric = fabric;
         server = Rdma.open(fabric.serverConfig(config));
@@ -47,24 +47,24 @@ final class Endpoints implements AutoCloseable {
     }
 
     /** The address a client context binds to, so that its connections leave from its own device. */
-    static InetAddress localAddressOfClients() {
+    public static InetAddress localAddressOfClients() {
         return Fabric.VERBS.clientAddress();
     }
 
-    static InetSocketAddress nextAddress() {
+    public static InetSocketAddress nextAddress() {
         return Fabric.VERBS.nextAddress();
     }
 
     /** A fresh server address on this fabric. */
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return fabric.nextAddress();
     }
 
-    RdmaServer listen(InetSocketAddress address, ChannelHandler handler) {
+    public RdmaServer listen(InetSocketAddress address, ChannelHandler handler) {
         return server.listen(address, handler);
     }
 
-    RdmaChannel connect(InetSocketAddress address, ChannelHandler handler) throws Exception {
+    public RdmaChannel connect(InetSocketAddress address, ChannelHandler handler) throws Exception {
         return client.connect(address, clientAddress, handler).get(30, TimeUnit.SECONDS);
     }
 

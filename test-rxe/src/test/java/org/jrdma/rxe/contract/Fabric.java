@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -12,7 +12,7 @@ import org.jrdma.Transport;
  * two-device topology), TCP over loopback, or shared memory between two contexts of this host (set up
  * over loopback); the last two run anywhere (the host's mvn verify).
  */
-enum Fabric {
+public enum Fabric {
     VERBS, TCP, SHM;
 
     private static int nextPort = 19000;
@@ -21,18 +21,18 @@ enum Fabric {
     private static int nextTcpPort = 20000 + (int) (ProcessHandle.current().pid() % 100) * 100;
 
     /** Fails the test when the fabric is not there (a missing device is a failure, never a skip). */
-    void require() {
+    public void require() {
         if (this == VERBS) {
             RxeEnvironment.requireDevices();
         }
     }
 
-    RdmaConfig serverConfig(RdmaConfig.Builder config) {
+    public RdmaConfig serverConfig(RdmaConfig.Builder config) {
         return this == VERBS ? emulatedVerbs(config).device(RxeEnvironment.serverDevice()).build()
                 : config.transport(Transport.valueOf(name())).build();
     }
 
-    RdmaConfig clientConfig(RdmaConfig.Builder config) {
+    public RdmaConfig clientConfig(RdmaConfig.Builder config) {
         return this == VERBS ? emulatedVerbs(config).device(RxeEnvironment.clientDevice()).build()
                 : config.transport(Transport.valueOf(name())).build();
     }
@@ -54,7 +54,7 @@ enum Fabric {
     }
 
     /** A fresh address for a server of this fabric (over TCP and shared memory: a port free right now). */
-    InetSocketAddress nextAddress() {
+    public InetSocketAddress nextAddress() {
         synchronized (Fabric.class) {
             if (this == VERBS) {
                 return new InetSocketAddress(RxeEnvironment.ADDRESS_0, nextPort++);
@@ -73,7 +73,7 @@ enum Fabric {
     }
 
     /** The address a client context binds to, so that its connections leave from its own device. */
-    InetAddress clientAddress() {
+    public InetAddress clientAddress() {
         try {
             return InetAddress.getByName(this != VERBS ? "127.0.0.1"
                     : RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0);
@@ -86,7 +86,7 @@ enum Fabric {
      * Receiver-not-ready NAKs so far (rxe's hw_counters), which credits must prevent; TCP and shared
      * memory have no such thing: a receiver that cannot take a frame leaves it in the socket or ring.
      */
-    long receiverNotReadyCount() throws java.io.IOException {
-        return this == VERBS ? MessagingTest.rnrCount() : 0;
+    public long receiverNotReadyCount() throws java.io.IOException {
+        return this == VERBS ? MessagingContract.rnrCount() : 0;
     }
 }

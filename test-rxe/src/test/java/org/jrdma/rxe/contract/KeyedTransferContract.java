@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,8 +38,8 @@ import org.junit.jupiter.api.Test;
  * cancels, many fetches in flight both ways, and peers that misbehave (a bogus key length, a forged
  * token, a flood of fetches) ending their own channel only.
  */
-abstract class KeyedTransferContract {
-    abstract Fabric fabric();
+public abstract class KeyedTransferContract {
+    protected abstract Fabric fabric();
 
     private static final byte[] META = "f32[32,32]".getBytes(StandardCharsets.US_ASCII);
 

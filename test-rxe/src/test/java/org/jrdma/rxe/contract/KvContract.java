@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
  * same sums; a server that goes away fails the pending requests instead of hanging them; a worker that
  * sends garbage loses only its own channel. What happens to single requests: KvRequestContract.
  */
-abstract class KvContract {
-    abstract Fabric fabric();
+public abstract class KvContract {
+    protected abstract Fabric fabric();
 
     private static final int[] SIZES = {4, 64, 4096, 65536, 256 << 10};
 
@@ -50,7 +50,7 @@ abstract class KvContract {
     }
 
     /** Waits (bounded) for a request that must succeed. */
-    static void waitFor(KvWorker worker, long timestamp, String what) throws Exception {
+    public static void waitFor(KvWorker worker, long timestamp, String what) throws Exception {
         try {
             worker.request(timestamp).get(120, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -59,7 +59,7 @@ abstract class KvContract {
     }
 
     /** Waits (bounded) for a request that must fail; returns why. */
-    static KvException failureOf(KvWorker worker, long timestamp) throws Exception {
+    public static KvException failureOf(KvWorker worker, long timestamp) throws Exception {
         ExecutionException e = assertThrows(ExecutionException.class,
                 () -> worker.request(timestamp).get(120, TimeUnit.SECONDS));
         return (KvException) e.getCause();

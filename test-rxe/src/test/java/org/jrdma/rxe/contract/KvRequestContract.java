@@ -1,7 +1,7 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
-import static org.jrdma.rxe.KvContract.failureOf;
-import static org.jrdma.rxe.KvContract.waitFor;
+import static org.jrdma.rxe.contract.KvContract.failureOf;
+import static org.jrdma.rxe.contract.KvContract.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
  * server that goes away fails only the requests with a part there, the worker forgets requests once
  * their outcome is known or reported, and an orderly leave is not a warning.
  */
-abstract class KvRequestContract {
-    abstract Fabric fabric();
+public abstract class KvRequestContract {
+    protected abstract Fabric fabric();
 
     /** A merge that writes the pushed value, then refuses key {@code refused}: what it wrote must not stay. */
     private static MergeFunction overwriteRefusing(long refused) {

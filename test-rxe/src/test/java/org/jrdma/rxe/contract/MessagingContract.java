@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -26,16 +26,16 @@ import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
 
 /** Two-sided messaging over real rxe: content, order, credits under a slow receiver, many channels. */
-abstract class MessagingContract {
+public abstract class MessagingContract {
     /** {@return what this run of the contract goes over} */
-    abstract Fabric fabric();
+    protected abstract Fabric fabric();
 
     /** Echoes every message back on the same channel. */
-    static final class Echo implements ChannelHandler {
+    public static final class Echo implements ChannelHandler {
         private final java.util.Map<RdmaChannel, RegisteredBuffer> buffers = new java.util.concurrent.ConcurrentHashMap<>();
         private final org.jrdma.RdmaContext context;
 
-        Echo(org.jrdma.RdmaContext context) {
+        public Echo(org.jrdma.RdmaContext context) {
             this.context = context;
         }
 
@@ -49,7 +49,7 @@ abstract class MessagingContract {
     }
 
     /** A client handler that copies each message's payload into {@code replies}. */
-    static ChannelHandler copiesInto(BlockingQueue<byte[]> replies) {
+    public static ChannelHandler copiesInto(BlockingQueue<byte[]> replies) {
         return (channel, message) -> {
             byte[] copy = new byte[message.length()];
             message.payload().get(copy);
@@ -57,7 +57,7 @@ abstract class MessagingContract {
         };
     }
 
-    static byte[] pattern(int length, int seed) {
+    public static byte[] pattern(int length, int seed) {
         byte[] bytes = new byte[length];
         for (int i = 0; i < length; i++) {
             bytes[i] = (byte) (seed * 31 + i * 7);
@@ -276,7 +276,7 @@ abstract class MessagingContract {
     }
 
     /** Sum of rxe's rcvd_rnr_err and send_rnr_err counters over all devices. */
-    static long rnrCount() throws java.io.IOException {
+    public static long rnrCount() throws java.io.IOException {
         long sum = 0;
         for (String device : RxeEnvironment.requireDevices()) {
             java.nio.file.Path counters = RxeEnvironment.SYSFS.resolve(device).resolve("ports/1/hw_counters");

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,17 +24,17 @@ import org.jrdma.RemoteBuffer;
 import org.junit.jupiter.api.Test;
 
 /** RDMA WRITE, READ, WRITE_WITH_IMM and atomics against memory the peer exposed, with content checks. */
-abstract class OneSidedContract {
+public abstract class OneSidedContract {
     /** {@return what this run of the contract goes over} */
-    abstract Fabric fabric();
+    protected abstract Fabric fabric();
 
     /** The server exposes one buffer and tells the client its token in the first message. */
-    static final class Exposing implements ChannelHandler {
+    public static final class Exposing implements ChannelHandler {
         final RegisteredBuffer exposed;
         final BlockingQueue<Integer> immediates = new LinkedBlockingQueue<>();
         final CompletableFuture<RdmaChannel> channel = new CompletableFuture<>();
 
-        Exposing(RegisteredBuffer exposed) {
+        public Exposing(RegisteredBuffer exposed) {
             this.exposed = exposed;
         }
 
@@ -70,7 +70,7 @@ abstract class OneSidedContract {
             assertEquals(exposed.remote(), remote);
 
             RegisteredBuffer local = e.client.allocate(64 * 1024);
-            byte[] data = MessagingTest.pattern(10_000, 3);
+            byte[] data = MessagingContract.pattern(10_000, 3);
             local.buffer().put(data);
             channel.write(local, 0, remote, 1000, data.length).get(10, TimeUnit.SECONDS);
             byte[] landed = new byte[data.length];
@@ -112,7 +112,7 @@ abstract class OneSidedContract {
             RdmaChannel serverSide = handler.channel.get(10, TimeUnit.SECONDS);
             RemoteBuffer remote = exposed.remote();
             RegisteredBuffer local = e.server.allocate(8192);
-            byte[] data = MessagingTest.pattern(3000, 9);
+            byte[] data = MessagingContract.pattern(3000, 9);
             local.buffer().put(data);
             serverSide.write(local, 0, remote, 100, data.length).get(10, TimeUnit.SECONDS);
             byte[] landed = new byte[data.length];

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import java.nio.ByteBuffer;
 
@@ -7,14 +7,14 @@ import java.nio.ByteBuffer;
  * long (and byte of the tail) a function of seed and position, so a receiver can check a message of
  * any size without a copy of it — also in another process.
  */
-final class Patterns {
+public final class Patterns {
     private static final long STEP = 0x9E3779B97F4A7C15L;
 
     private Patterns() {
     }
 
     /** Fills [offset, offset + length) with the pattern of seed (length >= 1). */
-    static void fill(ByteBuffer buffer, int offset, int length, long seed) {
+    public static void fill(ByteBuffer buffer, int offset, int length, long seed) {
         int longs = length / 8;
         for (int i = 0; i < longs; i++) {
             buffer.putLong(offset + 8 * i, i == 0 ? seed : seed + i * STEP);
@@ -25,12 +25,12 @@ final class Patterns {
     }
 
     /** The seed of a message filled by {@link #fill} (messages of 8 bytes or more). */
-    static long seedOf(ByteBuffer payload) {
+    public static long seedOf(ByteBuffer payload) {
         return payload.getLong(0);
     }
 
     /** Null when [0, length) of payload is the pattern of seed, else where it differs. */
-    static String check(ByteBuffer payload, int length, long seed) {
+    public static String check(ByteBuffer payload, int length, long seed) {
         int longs = length / 8;
         for (int i = 0; i < longs; i++) {
             long expected = i == 0 ? seed : seed + i * STEP;

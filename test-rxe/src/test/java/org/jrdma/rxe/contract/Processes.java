@@ -1,23 +1,29 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** Runs the stock tools (perftest, rping, ibv_*) as child processes with a deadline. */
-final class Processes {
+/**
+ * Child processes of the suite: the stock tools (perftest, rping, ibv_*) with a deadline, and peer JVMs whose
+ * output lines a test waits on.
+ */
+public final class Processes {
     private Processes() {
     }
 
-    record Result(int exitCode, String output) {
+    public record Result(int exitCode, String output) {
     }
 
     /** The command line of a JVM like this one running {@code main} from the test classes (in the VM). */
-    static List<String> java(Class<?> main, List<String> args) throws IOException {
+    public static List<String> java(Class<?> main, List<String> args) throws IOException {
         Path repo = Path.of(System.getProperty("jrdma.repo", "."));
         String classPath = repo.resolve("test-rxe/target/test-classes") + ":"
                 + Files.readString(repo.resolve("test-rxe/target/vm/classpath.txt")).trim();
@@ -27,12 +33,12 @@ final class Processes {
         return command;
     }
 
-    static Process start(List<String> command) throws IOException {
+    public static Process start(List<String> command) throws IOException {
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 
     /** Waits for the process; kills it and fails when it outlives the deadline. */
-    static Result finish(Process process, long timeoutSeconds) throws IOException, InterruptedException {
+    public static Result finish(Process process, long timeoutSeconds) throws IOException, InterruptedException {
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             String partial = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -42,7 +48,41 @@ final class Processes {
         return new Result(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
-    static Result run(long timeoutSeconds, String... command) throws IOException, InterruptedException {
+    public static Result run(long timeoutSeconds, String... command) throws IOException, InterruptedException {
         return finish(start(List.of(command)), timeoutSeconds);
+    }
+    /** A JVM running {@code main}; its output lines arrive in {@code lines}. */
+    public static Process startJava(BlockingQueue<String> lines, Class<?> main, List<String> args) throws Exception {
+        Process process = new ProcessBuilder(Processes.java(main, args)).redirectErrorStream(true).start();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    lines.add(line);
+                }
+            } catch (java.io.IOException ignored) {
+                // the process died
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        return process;
+    }
+
+    /** Waits (240 s at most) until the process printed {@code expected}. */
+    public static void awaitLine(BlockingQueue<String> lines, String expected) throws InterruptedException {
+        List<String> seen = new ArrayList<>();
+        // A generous bound: under TCG the child JVM starts slowly and 32 MiB of READs take seconds.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+        while (System.nanoTime() < deadline) {
+            String line = lines.poll(1, TimeUnit.SECONDS);
+            if (line == null) {
+                continue;
+            }
+            seen.add(line);
+            if (line.equals(expected)) {
+                return;
+            }
+        }
+        throw new AssertionError("the peer did not print " + expected + "; it printed " + seen);
     }
 }

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -30,9 +30,9 @@ import org.junit.jupiter.api.Test;
  * side hands the other — each revoked with its buffer or its channel. Registrations are counted
  * with {@code rdma resource show} on the server's device (over verbs).
  */
-abstract class RemoteMemoryAgentContract {
+public abstract class RemoteMemoryAgentContract {
     /** {@return what this run of the contract goes over} */
-    abstract Fabric fabric();
+    protected abstract Fabric fabric();
 
     private static final int REM_ACCESS_ERR = 10;
 
@@ -42,7 +42,7 @@ abstract class RemoteMemoryAgentContract {
      * only and every other assertion runs on both.
      */
     private int registrations(String device) throws Exception {
-        return fabric() == Fabric.VERBS ? ContextLifecycleTest.resourceCounts().getOrDefault(device + ".mr", 0) : 0;
+        return fabric() == Fabric.VERBS ? ContextLifecycleContract.resourceCounts().getOrDefault(device + ".mr", 0) : 0;
     }
 
     private int serverRegistrations() throws Exception {

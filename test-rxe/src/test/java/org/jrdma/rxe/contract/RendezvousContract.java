@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -32,11 +32,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * READs them), in one ordered stream with eager messages, into pooled buffers or receives the
  * application posted; too-small receives fail on both sides and the channel lives on.
  */
-abstract class RendezvousContract {
+public abstract class RendezvousContract {
     /** {@return what this run of the contract goes over} */
-    abstract Fabric fabric();
+    protected abstract Fabric fabric();
 
-    static final int MIB = 1 << 20;
+    public static final int MIB = 1 << 20;
 
     /** Checks every message against the pattern of the next expected seed, in order. */
     static final class Checker implements ChannelHandler {
@@ -67,7 +67,7 @@ abstract class RendezvousContract {
     }
 
     /** Sends all sizes at once from one buffer (each from its own region) and checks what arrives. */
-    static void stream(Endpoints e, int[] sizes) throws Exception {
+    public static void stream(Endpoints e, int[] sizes) throws Exception {
         InetSocketAddress address = e.address();
         Checker checker = new Checker(sizes);
         e.listen(address, checker);

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,9 +25,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>librdmacm opens every device and a protection domain on its first use and keeps them for the
  * process: the baseline is taken after one connection has been made in this JVM.
  */
-final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
+public final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
     /** Memory outside the heap a fault class may add (code paths warmed up, JIT, malloc arenas). */
-    static final long MEMORY_BOUND = 64L << 20;
+    public static final long MEMORY_BOUND = 64L << 20;
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ResourceBaseline.class);
     private static boolean librdmacmWarm;
 
@@ -37,7 +37,7 @@ final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         warmLibrdmacm();
-        Map<String, Integer> resources = settled(ContextLifecycleTest::resourceCounts, null);
+        Map<String, Integer> resources = settled(ContextLifecycleContract::resourceCounts, null);
         context.getStore(NAMESPACE).put("baseline", new Snapshot(resources, settled(ResourceBaseline::descriptors, null),
                 settled(ResourceBaseline::jrdmaThreads, null), memoryOutsideTheHeap()));
     }
@@ -46,7 +46,7 @@ final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
     public void afterAll(ExtensionContext context) throws Exception {
         Snapshot before = context.getStore(NAMESPACE).get("baseline", Snapshot.class);
         String of = context.getRequiredTestClass().getSimpleName();
-        assertEquals(before.resources(), settled(ContextLifecycleTest::resourceCounts, before.resources()),
+        assertEquals(before.resources(), settled(ContextLifecycleContract::resourceCounts, before.resources()),
                 "rdma resource show counts after " + of);
         assertEquals(before.descriptors(), settled(ResourceBaseline::descriptors, before.descriptors()),
                 "verbs, rdma_cm and event descriptors after " + of);
@@ -58,7 +58,7 @@ final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** Makes the one connection after which librdmacm's per-device context and PD stay (once per JVM). */
-    static synchronized void warmLibrdmacm() throws Exception {
+    public static synchronized void warmLibrdmacm() throws Exception {
         if (librdmacmWarm) {
             return;
         }
@@ -74,7 +74,7 @@ final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
      * The value once it equals {@code expected} (null: once two readings agree), or the last reading
      * after 20 s.
      */
-    static <T> T settled(ThrowingSupplier<T> reading, T expected) throws Exception {
+    public static <T> T settled(ThrowingSupplier<T> reading, T expected) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         T value = reading.get();
         T previous = null;
@@ -87,12 +87,12 @@ final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
     }
 
     @FunctionalInterface
-    interface ThrowingSupplier<T> {
+    public interface ThrowingSupplier<T> {
         T get() throws Exception;
     }
 
     /** Open descriptors of the kinds the library creates, by kind: /dev/infiniband/*, eventfd, epoll. */
-    static Map<String, Long> descriptors() throws Exception {
+    public static Map<String, Long> descriptors() throws Exception {
         Map<String, Long> kinds = new TreeMap<>();
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             for (Path fd : (Iterable<Path>) fds::iterator) {
@@ -112,7 +112,7 @@ final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** Live threads whose name starts with "jrdma", by name. */
-    static Map<String, Long> jrdmaThreads() {
+    public static Map<String, Long> jrdmaThreads() {
         Map<String, Long> names = new TreeMap<>();
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
             if (thread.getName().startsWith("jrdma")) {
@@ -127,7 +127,7 @@ final class ResourceBaseline implements BeforeAllCallback, AfterAllCallback {
      * Direct buffers whose owners are gone give their memory back only once their cleaners ran, after a
      * collection and on another thread: collect until the count of direct buffers stops falling.
      */
-    static long memoryOutsideTheHeap() throws Exception {
+    public static long memoryOutsideTheHeap() throws Exception {
         java.lang.management.BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(
                 java.lang.management.BufferPoolMXBean.class).stream().filter(b -> b.getName().equals("direct")).findFirst()
                 .orElseThrow();

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -17,6 +17,11 @@ import org.jrdma.AsyncEventType;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.ConnectTimeoutException;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.Patterns;
+import org.jrdma.rxe.contract.Processes;
+import org.jrdma.rxe.contract.ResourceBaseline;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -41,12 +46,12 @@ class LinkOutageTest {
     /** Takes veth1 (the client's rxe1) down and waits for the device to say so. */
     private static void down(BlockingQueue<AsyncEvent> events) throws Exception {
         link("down");
-        assertNotNull(AsyncEventTest.next(events, AsyncEventType.PORT_ERR), "no PORT_ERR within 30 s of veth1 going down");
+        assertNotNull(RxeEnvironment.nextAsyncEvent(events, AsyncEventType.PORT_ERR), "no PORT_ERR within 30 s of veth1 going down");
     }
 
     private static void up(BlockingQueue<AsyncEvent> events) throws Exception {
         link("up");
-        assertNotNull(AsyncEventTest.next(events, AsyncEventType.PORT_ACTIVE), "no PORT_ACTIVE within 30 s of veth1 coming up");
+        assertNotNull(RxeEnvironment.nextAsyncEvent(events, AsyncEventType.PORT_ACTIVE), "no PORT_ACTIVE within 30 s of veth1 coming up");
     }
 
     /**

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,6 +24,10 @@ import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.Processes;
+import org.jrdma.rxe.contract.ResourceBaseline;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -70,7 +74,7 @@ class LivenessTest {
         int bound = 10_000;
         try (RdmaContext client = Rdma.open(RdmaConfig.builder().device(RxeEnvironment.clientDevice())
                 .keepaliveMillis(bound).build())) {
-            PeerDeathTest.awaitLine(lines, "LISTENING");
+            Processes.awaitLine(lines, "LISTENING");
             String local = RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0;
             RdmaChannel channel = client.connect(new InetSocketAddress(RxeEnvironment.ADDRESS_0, port),
                     InetAddress.getByName(local), (ch, m) -> { }).get(60, TimeUnit.SECONDS);

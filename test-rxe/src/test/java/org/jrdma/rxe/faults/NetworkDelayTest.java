@@ -1,8 +1,13 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.Processes;
+import org.jrdma.rxe.contract.RendezvousContract;
+import org.jrdma.rxe.contract.ResourceBaseline;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -40,7 +45,7 @@ class NetworkDelayTest {
             for (int i = 0; i < sizes.length; i++) {
                 sizes[i] = kinds[i % kinds.length];
             }
-            RendezvousTest.stream(e, sizes);
+            RendezvousContract.stream(e, sizes);
             System.out.println("NetworkDelayTest: 120 messages (20 of 1 MiB) over a 10 ms round trip took "
                     + (System.nanoTime() - start) / 1_000_000 + " ms");
             for (String dev : new String[] {"veth0", "veth1"}) {

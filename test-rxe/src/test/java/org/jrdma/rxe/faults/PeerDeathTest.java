@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -21,6 +21,12 @@ import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.rxe.contract.ContextLifecycleContract;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.Patterns;
+import org.jrdma.rxe.contract.Processes;
+import org.jrdma.rxe.contract.ResourceBaseline;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -38,42 +44,10 @@ class PeerDeathTest {
 
     /** The peer in its own JVM; its output lines arrive in {@code lines}. */
     static Process startPeer(BlockingQueue<String> lines, String... args) throws Exception {
-        return startPeer(lines, RendezvousPeer.class, List.of(args));
+        return Processes.startJava(lines, RendezvousPeer.class, List.of(args));
     }
 
-    /** A JVM running {@code main}; its output lines arrive in {@code lines}. */
-    static Process startPeer(BlockingQueue<String> lines, Class<?> main, List<String> args) throws Exception {
-        Process process = new ProcessBuilder(Processes.java(main, args)).redirectErrorStream(true).start();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (java.io.IOException ignored) {
-                // the process died
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
-        return process;
-    }
 
-    static void awaitLine(BlockingQueue<String> lines, String expected) throws InterruptedException {
-        List<String> seen = new ArrayList<>();
-        // A generous bound: under TCG the child JVM starts slowly and 32 MiB of READs take seconds.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
-        while (System.nanoTime() < deadline) {
-            String line = lines.poll(1, TimeUnit.SECONDS);
-            if (line == null) {
-                continue;
-            }
-            seen.add(line);
-            if (line.equals(expected)) {
-                return;
-            }
-        }
-        throw new AssertionError("the peer did not print " + expected + "; it printed " + seen);
-    }
 
     private static void kill(Process process) throws InterruptedException {
         process.destroyForcibly();
@@ -91,11 +65,11 @@ class PeerDeathTest {
             e.listen(address, (ch, m) -> { });
             e.connect(address, (ch, m) -> { }).close();
         }
-        return ContextLifecycleTest.resourceCounts();
+        return ContextLifecycleContract.resourceCounts();
     }
 
     private static int mrCount(String device) throws Exception {
-        Integer count = ContextLifecycleTest.resourceCounts().get(device + ".mr");
+        Integer count = ContextLifecycleContract.resourceCounts().get(device + ".mr");
         assertNotNull(count, "no mr count for " + device);
         return count;
     }
@@ -108,7 +82,7 @@ class PeerDeathTest {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Process peer = startPeer(lines, "receive", RxeEnvironment.serverDevice(), RxeEnvironment.ADDRESS_0, "" + port);
         try (RdmaContext client = Rdma.open(RdmaConfig.builder().device(RxeEnvironment.clientDevice()).build())) {
-            awaitLine(lines, "LISTENING");
+            Processes.awaitLine(lines, "LISTENING");
             String local = RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0;
             RdmaChannel channel = client.connect(new InetSocketAddress(RxeEnvironment.ADDRESS_0, port),
                     java.net.InetAddress.getByName(local), (ch, m) -> { }).get(60, TimeUnit.SECONDS);
@@ -119,7 +93,7 @@ class PeerDeathTest {
             for (int i = 0; i < 16; i++) {
                 sends.add(channel.send(out, 0, SIZE));
             }
-            awaitLine(lines, "RECEIVED 1");
+            Processes.awaitLine(lines, "RECEIVED 1");
             kill(peer);
             // Every send completes (the first may have made it), none hangs; the rest fail.
             int failed = 0;
@@ -139,7 +113,7 @@ class PeerDeathTest {
         } finally {
             peer.destroyForcibly();
         }
-        assertEquals(baseline, ContextLifecycleTest.resourceCounts(), "rdma resource show before and after");
+        assertEquals(baseline, ContextLifecycleContract.resourceCounts(), "rdma resource show before and after");
     }
 
     @Test
@@ -159,7 +133,7 @@ class PeerDeathTest {
             String local = RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0;
             peer = startPeer(lines, "send", RxeEnvironment.clientDevice(), local, RxeEnvironment.ADDRESS_0, "" + port, "16",
                     "" + SIZE);
-            awaitLine(lines, "SENDING");
+            Processes.awaitLine(lines, "SENDING");
             assertTrue(first.await(120, TimeUnit.SECONDS), "no message arrived");
             kill(peer);
             Throwable cause = accepted.get().closeFuture().get(120, TimeUnit.SECONDS);
@@ -169,6 +143,6 @@ class PeerDeathTest {
                 peer.destroyForcibly();
             }
         }
-        assertEquals(baseline, ContextLifecycleTest.resourceCounts(), "rdma resource show before and after");
+        assertEquals(baseline, ContextLifecycleContract.resourceCounts(), "rdma resource show before and after");
     }
 }

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.faults;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -10,6 +10,7 @@ import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.rxe.contract.Patterns;
 
 /**
  * The other process of {@link PeerDeathTest}, killed in the middle of rendezvous transfers:

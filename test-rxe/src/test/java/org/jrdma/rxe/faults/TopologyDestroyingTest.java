@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -23,6 +23,9 @@ import org.jrdma.RdmaException;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RdmaOperationException;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.Patterns;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -100,7 +103,7 @@ class TopologyDestroyingTest {
         assertEquals("0", arrived.poll(30, TimeUnit.SECONDS));
         LinkOutageTest.link("down");
         try {
-            assertNotNull(AsyncEventTest.next(events, AsyncEventType.PORT_ERR), "no PORT_ERR within 30 s of veth1 going down");
+            assertNotNull(RxeEnvironment.nextAsyncEvent(events, AsyncEventType.PORT_ERR), "no PORT_ERR within 30 s of veth1 going down");
             long start = System.nanoTime();
             ExecutionException failed = assertThrows(ExecutionException.class,
                     () -> busy.send(out, SIZE, SIZE).get(30, TimeUnit.SECONDS));
@@ -114,7 +117,7 @@ class TopologyDestroyingTest {
         } finally {
             LinkOutageTest.link("up");
         }
-        assertNotNull(AsyncEventTest.next(events, AsyncEventType.PORT_ACTIVE), "no PORT_ACTIVE within 30 s of veth1 coming up");
+        assertNotNull(RxeEnvironment.nextAsyncEvent(events, AsyncEventType.PORT_ACTIVE), "no PORT_ACTIVE within 30 s of veth1 coming up");
         assertNull(endpoints.client.failure(), "a port error is not fatal for the context");
         assertTrue(idle.isOpen(), "the idle channel on the same link survives");
         for (int i = 1; i <= 20; i++) {

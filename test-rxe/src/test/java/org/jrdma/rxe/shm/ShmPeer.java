@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.shm;
 
 import java.net.InetSocketAddress;
 import org.jrdma.Access;

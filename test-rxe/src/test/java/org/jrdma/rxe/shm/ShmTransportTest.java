@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.shm;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -32,6 +32,8 @@ import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
 import org.jrdma.Transport;
+import org.jrdma.rxe.contract.Fabric;
+import org.jrdma.rxe.contract.MessagingContract;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

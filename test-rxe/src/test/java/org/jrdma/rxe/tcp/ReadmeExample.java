@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.tcp;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.tcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.jrdma.rxe.contract.Fabric;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,7 @@ class ReadmeExampleTest {
         }
         assertEquals(readmeExample(), thisExample(), "the example is the README's");
         // Pasteable: the README has the program's imports, and a class and main around the code.
-        List<String> imports = Files.readAllLines(Path.of("src/test/java/org/jrdma/rxe/ReadmeExample.java")).stream()
+        List<String> imports = Files.readAllLines(Path.of("src/test/java/org/jrdma/rxe/tcp/ReadmeExample.java")).stream()
                 .filter(l -> l.startsWith("import ")).collect(Collectors.toList());
         assertEquals(imports, readmeBlock().stream().filter(l -> l.startsWith("import ")).collect(Collectors.toList()));
         assertTrue(readmeBlock().contains("public static void main(String[] args) {"), "a main method");
@@ -69,7 +70,7 @@ class ReadmeExampleTest {
 
     /** The program's code between the markers, without the line that prints the channel for this test. */
     private static List<String> thisExample() throws Exception {
-        String source = Files.readString(Path.of("src/test/java/org/jrdma/rxe/ReadmeExample.java"));
+        String source = Files.readString(Path.of("src/test/java/org/jrdma/rxe/tcp/ReadmeExample.java"));
         String block = source.substring(source.indexOf("// README begin\n") + 16, source.indexOf("        // README end"));
         return block.lines().map(String::strip).filter(l -> !l.startsWith("System.out.println(\"channel: \""))
                 .collect(Collectors.toList());

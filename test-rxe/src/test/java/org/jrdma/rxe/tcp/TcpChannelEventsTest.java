@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.tcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,6 +13,8 @@ import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.jrdma.RdmaChannel;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.Fabric;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.tcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,8 @@ import org.jrdma.Rdma;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
 import org.jrdma.Transport;
+import org.jrdma.rxe.contract.ContextLifecycleContract;
+import org.jrdma.rxe.contract.Fabric;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +16,7 @@ import org.junit.jupiter.api.Test;
 @Tag("tcp")
 class TcpContextLifecycleTest extends ContextLifecycleContract {
     @Override
-    Fabric fabric() {
+    protected Fabric fabric() {
         return Fabric.TCP;
     }
 

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,6 +17,9 @@ import org.jrdma.AdmissionPolicy.Admission;
 import org.jrdma.AdmissionRefusedException;
 import org.jrdma.ConnectionRequest;
 import org.jrdma.RdmaChannel;
+import org.jrdma.rxe.contract.AdmissionContract;
+import org.jrdma.rxe.contract.Fabric;
+import org.jrdma.rxe.contract.ResourceBaseline;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ResourceBaseline.class) // the fault leaves no resource behind
 class AdmissionTest extends AdmissionContract {
     @Override
-    Fabric fabric() {
+    protected Fabric fabric() {
         return Fabric.VERBS;
     }
 }

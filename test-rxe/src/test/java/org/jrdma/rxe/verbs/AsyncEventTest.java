@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -12,6 +12,9 @@ import org.jrdma.AsyncEventType;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
+import org.jrdma.rxe.contract.Processes;
+import org.jrdma.rxe.contract.ResourceBaseline;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -28,14 +31,14 @@ class AsyncEventTest {
             ctx.addAsyncEventListener(events::add);
             try {
                 assertEquals(0, Processes.run(30, "ip", "link", "set", netdev, "down").exitCode());
-                AsyncEvent down = next(events, AsyncEventType.PORT_ERR);
+                AsyncEvent down = RxeEnvironment.nextAsyncEvent(events, AsyncEventType.PORT_ERR);
                 assertNotNull(down, "no PORT_ERR within 30 s after " + netdev + " went down");
                 assertEquals(1, down.port());
                 assertEquals(AsyncEvent.Severity.ERROR, down.severity());
             } finally {
                 Processes.run(30, "ip", "link", "set", netdev, "up");
             }
-            AsyncEvent up = next(events, AsyncEventType.PORT_ACTIVE);
+            AsyncEvent up = RxeEnvironment.nextAsyncEvent(events, AsyncEventType.PORT_ACTIVE);
             assertNotNull(up, "no PORT_ACTIVE within 30 s after " + netdev + " came back");
             assertEquals(AsyncEvent.Severity.INFO, up.severity());
             assertNull(ctx.failure(), "a port error is not fatal for the context");
@@ -46,14 +49,4 @@ class AsyncEventTest {
         }
     }
 
-    static AsyncEvent next(BlockingQueue<AsyncEvent> events, AsyncEventType type) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            AsyncEvent event = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            if (event != null && event.type() == type) {
-                return event;
-            }
-        }
-        return null;
-    }
 }

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,6 +18,8 @@ import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaOperationException;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.MessagingContract;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,7 +42,7 @@ class BatchedPostingTest {
             RemoteBuffer remote = exposed.remote();
             RegisteredBuffer local = e.client.allocate(64 * 1024);
             for (int i = 0; i < WRITES; i++) {
-                local.buffer().put(i * 64, MessagingTest.pattern(64, i));
+                local.buffer().put(i * 64, MessagingContract.pattern(64, i));
             }
             RegisteredBuffer readBack = e.client.allocate(WRITES * 64);
             ConcurrentLinkedQueue<Integer> order = new ConcurrentLinkedQueue<>();
@@ -82,7 +84,7 @@ class BatchedPostingTest {
             for (int i = 0; i < WRITES; i++) {
                 byte[] landed = new byte[64];
                 readBack.buffer().get(i * 64, landed);
-                assertArrayEquals(MessagingTest.pattern(64, i), landed, "write " + i + " read back");
+                assertArrayEquals(MessagingContract.pattern(64, i), landed, "write " + i + " read back");
             }
             assertTrue(channel.isOpen());
         }

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.jrdma.Rdma;
+import org.jrdma.rxe.contract.Processes;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 
 /** The jar-bundled libjrdma.so loads in the guest, in this JVM and in plain JVMs started from the demo jar. */

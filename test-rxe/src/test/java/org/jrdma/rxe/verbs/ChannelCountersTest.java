@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +15,8 @@ import org.jrdma.ChannelCounters;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 
 /**

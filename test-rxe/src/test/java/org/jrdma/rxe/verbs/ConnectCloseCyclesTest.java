@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +15,9 @@ import java.util.stream.Stream;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaServer;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.rxe.contract.ContextLifecycleContract;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.ResourceBaseline;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,7 +40,7 @@ class ConnectCloseCyclesTest {
         // librdmacm keeps a device context and a protection domain per device for the rest of the process
         // once a connection was made: the baseline is taken after one.
         ResourceBaseline.warmLibrdmacm();
-        Map<String, Integer> beforeContexts = ResourceBaseline.settled(ContextLifecycleTest::resourceCounts, null);
+        Map<String, Integer> beforeContexts = ResourceBaseline.settled(ContextLifecycleContract::resourceCounts, null);
         try (Endpoints e = new Endpoints()) {
             InetSocketAddress address = Endpoints.nextAddress();
             RdmaServer server = e.listen(address, (ch, m) -> {
@@ -50,7 +53,7 @@ class ConnectCloseCyclesTest {
             for (int i = 0; i < WARM_UP; i++) {
                 cycle(e, address, out, echoes);
             }
-            Map<String, Integer> resources = ResourceBaseline.settled(ContextLifecycleTest::resourceCounts, null);
+            Map<String, Integer> resources = ResourceBaseline.settled(ContextLifecycleContract::resourceCounts, null);
             long fds = openDescriptors();
             int threads = Thread.activeCount();
             long outsideHeap = ResourceBaseline.memoryOutsideTheHeap();
@@ -66,7 +69,7 @@ class ConnectCloseCyclesTest {
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             // Memory registrations may differ by what is kept for reuse (registered channel blocks, pool
             // slabs, both bounded); queue pairs, CQs and cm ids may not. All of it goes with the contexts.
-            Map<String, Integer> after = ResourceBaseline.settled(() -> withoutKept(ContextLifecycleTest.resourceCounts()),
+            Map<String, Integer> after = ResourceBaseline.settled(() -> withoutKept(ContextLifecycleContract.resourceCounts()),
                     withoutKept(resources));
             assertEquals(withoutKept(resources), after, "rdma resource show counts after " + CYCLES
                     + " connect/close cycles (memory registrations aside)");
@@ -80,7 +83,7 @@ class ConnectCloseCyclesTest {
             out.close();
             server.close();
         }
-        assertEquals(beforeContexts, ResourceBaseline.settled(ContextLifecycleTest::resourceCounts, beforeContexts),
+        assertEquals(beforeContexts, ResourceBaseline.settled(ContextLifecycleContract::resourceCounts, beforeContexts),
                 "rdma resource show counts once the"
                 + " contexts are closed");
     }

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,12 +12,15 @@ import org.jrdma.Rdma;
 import org.jrdma.PollMode;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
+import org.jrdma.rxe.contract.ContextLifecycleContract;
+import org.jrdma.rxe.contract.Fabric;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 
 /** The ContextLifecycle contract over verbs (Soft-RoCE in the VM), and what only verbs has. */
 class ContextLifecycleTest extends ContextLifecycleContract {
     @Override
-    Fabric fabric() {
+    protected Fabric fabric() {
         return Fabric.VERBS;
     }
 

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +12,7 @@ import org.jrdma.GidType;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaDevice;
 import org.jrdma.RdmaPort;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 
 /** Rdma.devices() agrees with sysfs on names, GUIDs, port state, link layer and the GID table with types. */

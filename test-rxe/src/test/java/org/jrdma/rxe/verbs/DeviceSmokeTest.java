@@ -1,9 +1,11 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.jrdma.rxe.contract.Processes;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 
 /** The harness brought Soft-RoCE up: devices in sysfs, in ibv_devices, ports active. */

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

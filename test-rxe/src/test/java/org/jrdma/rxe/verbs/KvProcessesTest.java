@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.Processes;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,10 +32,10 @@ class KvProcessesTest {
             for (int s = 0; s < 2; s++) {
                 int port = Endpoints.nextAddress().getPort();
                 BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-                Process server = PeerDeathTest.startPeer(lines, KvPeer.class, List.of("server", RxeEnvironment.serverDevice(),
+                Process server = Processes.startJava(lines, KvPeer.class, List.of("server", RxeEnvironment.serverDevice(),
                         RxeEnvironment.ADDRESS_0, "" + port));
                 servers.add(server);
-                PeerDeathTest.awaitLine(lines, "LISTENING");
+                Processes.awaitLine(lines, "LISTENING");
                 addresses.add(RxeEnvironment.ADDRESS_0 + ":" + port);
             }
             for (int w = 0; w < 3; w++) {

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import java.nio.ByteBuffer;
 import org.jrdma.Rdma;

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +10,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jrdma.rxe.contract.Processes;
+import org.jrdma.rxe.contract.ResourceBaseline;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -30,9 +33,9 @@ class MemlockTest {
             Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
             classPath.add(target.toString());
         }
-        Path classes = dir.resolve("classes/org/jrdma/rxe");
+        Path classes = dir.resolve("classes/org/jrdma/rxe/verbs");
         Files.createDirectories(classes);
-        Files.copy(repo.resolve("test-rxe/target/test-classes/org/jrdma/rxe/MemlockProbe.class"), classes.resolve("MemlockProbe.class"));
+        Files.copy(repo.resolve("test-rxe/target/test-classes/org/jrdma/rxe/verbs/MemlockProbe.class"), classes.resolve("MemlockProbe.class"));
         classPath.add(dir.resolve("classes").toString());
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : (Iterable<Path>) all::iterator) {
@@ -42,7 +45,7 @@ class MemlockTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String command = "ulimit -l 1024 && exec setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "
                 + "env HOME=/tmp " + java + " -XX:TieredStopAtLevel=1 -cp " + String.join(":", classPath)
-                + " org.jrdma.rxe.MemlockProbe";
+                + " " + MemlockProbe.class.getName();
         Processes.Result result = Processes.run(180, "sh", "-c", command);
         String out = result.output();
         assertEquals(0, result.exitCode(), out);

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,12 +8,15 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.Fabric;
+import org.jrdma.rxe.contract.MessagingContract;
 import org.junit.jupiter.api.Test;
 
 /** The Messaging contract over verbs (Soft-RoCE in the VM), and what only verbs has. */
 class MessagingTest extends MessagingContract {
     @Override
-    Fabric fabric() {
+    protected Fabric fabric() {
         return Fabric.VERBS;
     }
 

@@ -1,9 +1,14 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
+
+import org.jrdma.rxe.contract.Fabric;
+import org.jrdma.rxe.contract.OneSidedContract;
+
+
 
 /** The OneSided contract over verbs (Soft-RoCE in the VM). */
 class OneSidedTest extends OneSidedContract {
     @Override
-    Fabric fabric() {
+    protected Fabric fabric() {
         return Fabric.VERBS;
     }
 }

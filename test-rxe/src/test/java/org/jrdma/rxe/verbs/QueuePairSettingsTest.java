@@ -1,4 +1,4 @@
-package org.jrdma.impl;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * dropped). Checked from two sides: the queue pairs' attributes as the device reports them
  * (ibv_query_qp) on both ends, and packets captured on the veth pair (IP TOS, RoCE packet sizes).
  * Needs the two-device topology of the plain VM suite (traffic crosses veth0/veth1).
- * In package org.jrdma.impl to read the queue pair through the channel's package-private accessor.
+ * The queue pair's attributes are read from the channel's description (its toString), as a user diagnosing one would.
  */
 class QueuePairSettingsTest {
     private static final String SERVER_IP = "10.77.0.1";
@@ -50,7 +50,7 @@ class QueuePairSettingsTest {
              RdmaContext client = Rdma.open(settings.device("rxe1").build());
              Capture capture = Capture.start("veth0")) {
             Pair pair = connect(server, client);
-            for (JniChannel channel : List.of(pair.server, pair.client)) {
+            for (RdmaChannel channel : List.of(pair.server, pair.client)) {
                 Map<String, String> qp = attributes(channel);
                 assertEquals("512", qp.get("path_mtu"), qp.toString());
                 assertEquals("96", qp.get("traffic_class"), qp.toString());
@@ -141,12 +141,12 @@ class QueuePairSettingsTest {
 
     /** Both ends of one channel, and what the server received. */
     static final class Pair {
-        final JniChannel server;
-        final JniChannel client;
+        final RdmaChannel server;
+        final RdmaChannel client;
         final List<byte[]> received;
         final CountDownLatch[] latch;
 
-        Pair(JniChannel server, JniChannel client, List<byte[]> received, CountDownLatch[] latch) {
+        Pair(RdmaChannel server, RdmaChannel client, List<byte[]> received, CountDownLatch[] latch) {
             this.server = server;
             this.client = client;
             this.received = received;
@@ -196,12 +196,12 @@ class QueuePairSettingsTest {
         });
         RdmaChannel channel = client.connect(address, InetAddress.getByName(CLIENT_IP), (ch, m) -> { })
                 .get(30, TimeUnit.SECONDS);
-        return new Pair((JniChannel) accepted.get(30, TimeUnit.SECONDS), (JniChannel) channel, received, latch);
+        return new Pair(accepted.get(30, TimeUnit.SECONDS), channel, received, latch);
     }
 
-    private static Map<String, String> attributes(JniChannel channel) {
-        String text = NativeChannel.queuePair0(channel.contextHandle, channel.handle); // the channel is open: its native side lives
-        return Stream.of(text.split(" ")).filter(s -> s.contains("="))
+    private static Map<String, String> attributes(RdmaChannel channel) {
+        String text = channel.toString(); // an open channel's description ends with its queue pair's attributes
+        return Stream.of(text.split("[ ;,()]")).filter(s -> s.contains("="))
                 .collect(Collectors.toMap(s -> s.substring(0, s.indexOf('=')), s -> s.substring(s.indexOf('=') + 1)));
     }
 

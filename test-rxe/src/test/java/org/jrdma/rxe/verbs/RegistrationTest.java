@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -14,6 +14,8 @@ import org.jrdma.Access;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.rxe.contract.ContextLifecycleContract;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 
 /** Registration on a real device: many buffers, least-privilege keys, pool reuse, rejected inputs. */
@@ -21,20 +23,20 @@ class RegistrationTest {
     @Test
     void manyBuffersRegisterAndDeregister() throws Exception {
         RxeEnvironment.requireDevices();
-        Map<String, Integer> before = ContextLifecycleTest.resourceCounts();
-        try (RdmaContext ctx = Rdma.open(ContextLifecycleTest.rxe0())) {
+        Map<String, Integer> before = ContextLifecycleContract.resourceCounts();
+        try (RdmaContext ctx = Rdma.open(ContextLifecycleContract.rxe0())) {
             List<RegisteredBuffer> buffers = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
                 RegisteredBuffer b = ctx.register(ByteBuffer.allocateDirect(4096));
                 b.buffer().putInt(0, i);
                 buffers.add(b);
             }
-            assertEquals(before.getOrDefault("rxe0.mr", 0) + 1000, ContextLifecycleTest.resourceCounts().get("rxe0.mr"));
+            assertEquals(before.getOrDefault("rxe0.mr", 0) + 1000, ContextLifecycleContract.resourceCounts().get("rxe0.mr"));
             for (int i = 0; i < buffers.size(); i++) {
                 assertEquals(i, buffers.get(i).buffer().getInt(0));
                 buffers.get(i).close();
             }
-            assertEquals(before.get("rxe0.mr"), ContextLifecycleTest.resourceCounts().get("rxe0.mr"));
+            assertEquals(before.get("rxe0.mr"), ContextLifecycleContract.resourceCounts().get("rxe0.mr"));
         }
     }
 
@@ -42,7 +44,7 @@ class RegistrationTest {
     @Test
     void beyondTheDirectMemoryLimitTheErrorNamesTheLimit() {
         RxeEnvironment.requireDevices();
-        try (RdmaContext ctx = Rdma.open(ContextLifecycleTest.rxe0())) {
+        try (RdmaContext ctx = Rdma.open(ContextLifecycleContract.rxe0())) {
             org.jrdma.RegistrationException e = assertThrows(org.jrdma.RegistrationException.class,
                     () -> ctx.allocate(Integer.MAX_VALUE));
             assertEquals(12, e.errno());
@@ -55,7 +57,7 @@ class RegistrationTest {
     @Test
     void localOnlyUnlessRemoteAccessIsAsked() {
         RxeEnvironment.requireDevices();
-        try (RdmaContext ctx = Rdma.open(ContextLifecycleTest.rxe0())) {
+        try (RdmaContext ctx = Rdma.open(ContextLifecycleContract.rxe0())) {
             RegisteredBuffer local = ctx.allocate(4096);
             assertEquals(Set.of(), local.access());
             IllegalStateException e = assertThrows(IllegalStateException.class, local::rkey);
@@ -71,7 +73,7 @@ class RegistrationTest {
     @Test
     void registersTheRemainingBytesOfTheBuffer() {
         RxeEnvironment.requireDevices();
-        try (RdmaContext ctx = Rdma.open(ContextLifecycleTest.rxe0())) {
+        try (RdmaContext ctx = Rdma.open(ContextLifecycleContract.rxe0())) {
             ByteBuffer big = ByteBuffer.allocateDirect(8192);
             big.position(1024).limit(3072);
             RegisteredBuffer window = ctx.register(big);
@@ -84,7 +86,7 @@ class RegistrationTest {
     @Test
     void rejectsHeapReadOnlyAndEmptyBuffers() {
         RxeEnvironment.requireDevices();
-        try (RdmaContext ctx = Rdma.open(ContextLifecycleTest.rxe0())) {
+        try (RdmaContext ctx = Rdma.open(ContextLifecycleContract.rxe0())) {
             IllegalArgumentException heap = assertThrows(IllegalArgumentException.class, () -> ctx.register(ByteBuffer.allocate(64)));
             assertTrue(heap.getMessage().contains("only direct ByteBuffers"), heap.getMessage());
             assertThrows(IllegalArgumentException.class, () -> ctx.register(ByteBuffer.allocateDirect(64).asReadOnlyBuffer()));
@@ -96,11 +98,11 @@ class RegistrationTest {
     @Test
     void poolReusesClosedBlocksAndServesLargeSizesDirectly() throws Exception { // remote blocks: ScopedTokenTest
         RxeEnvironment.requireDevices();
-        try (RdmaContext ctx = Rdma.open(ContextLifecycleTest.rxe0())) {
+        try (RdmaContext ctx = Rdma.open(ContextLifecycleContract.rxe0())) {
             RegisteredBuffer first = ctx.allocate(5000);
             assertEquals(8192, first.length(), "rounded up to its size class");
             long address = first.address();
-            int mrs = ContextLifecycleTest.resourceCounts().get("rxe0.mr");
+            int mrs = ContextLifecycleContract.resourceCounts().get("rxe0.mr");
             first.close();
             RegisteredBuffer again = ctx.allocate(6000);
             assertEquals(address, again.address(), "the closed block is handed out again");
@@ -108,16 +110,16 @@ class RegistrationTest {
             for (int i = 0; i < 200; i++) { // 200 x 8 KiB: within one 2 MiB slab
                 many.add(ctx.allocate(8192));
             }
-            assertEquals(mrs, ContextLifecycleTest.resourceCounts().get("rxe0.mr"), "no registration per allocation");
+            assertEquals(mrs, ContextLifecycleContract.resourceCounts().get("rxe0.mr"), "no registration per allocation");
             many.forEach(RegisteredBuffer::close);
             RegisteredBuffer large = ctx.allocate(3 << 20);
             assertEquals(3 << 20, large.length());
-            assertEquals(mrs + 1, ContextLifecycleTest.resourceCounts().get("rxe0.mr"));
+            assertEquals(mrs + 1, ContextLifecycleContract.resourceCounts().get("rxe0.mr"));
             RegisteredBuffer remote = ctx.allocate(8192, Access.REMOTE_WRITE); // a block of the existing slab
             remote.rkey(); // a registration of exactly its block grants remote write
-            assertEquals(mrs + 2, ContextLifecycleTest.resourceCounts().get("rxe0.mr"), "one per remote-access block");
+            assertEquals(mrs + 2, ContextLifecycleContract.resourceCounts().get("rxe0.mr"), "one per remote-access block");
             remote.close();
-            assertEquals(mrs + 1, ContextLifecycleTest.resourceCounts().get("rxe0.mr"), "deregistered when closed");
+            assertEquals(mrs + 1, ContextLifecycleContract.resourceCounts().get("rxe0.mr"), "deregistered when closed");
         }
     }
 }

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -9,12 +9,17 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.rxe.contract.ContextLifecycleContract;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.Fabric;
+import org.jrdma.rxe.contract.Patterns;
+import org.jrdma.rxe.contract.RendezvousContract;
 import org.junit.jupiter.api.Test;
 
 /** The Rendezvous contract over verbs (Soft-RoCE in the VM), and what only verbs has. */
 class RendezvousTest extends RendezvousContract {
     @Override
-    Fabric fabric() {
+    protected Fabric fabric() {
         return Fabric.VERBS;
     }
 
@@ -33,12 +38,12 @@ class RendezvousTest extends RendezvousContract {
             Patterns.fill(out.buffer(), 0, 4 * MIB, 7);
             channel.send(out, 0, 4 * MIB).get(60, TimeUnit.SECONDS);
             assertEquals("null", received.poll(30, TimeUnit.SECONDS));
-            Map<String, Integer> before = ContextLifecycleTest.resourceCounts();
+            Map<String, Integer> before = ContextLifecycleContract.resourceCounts();
             for (int i = 0; i < 20; i++) {
                 channel.send(out, 0, 4 * MIB).get(60, TimeUnit.SECONDS);
                 assertEquals("null", received.poll(30, TimeUnit.SECONDS), "message " + i);
             }
-            assertEquals(before, ContextLifecycleTest.resourceCounts(), "rdma resource show after 20 more messages");
+            assertEquals(before, ContextLifecycleContract.resourceCounts(), "rdma resource show after 20 more messages");
         }
     }
 }

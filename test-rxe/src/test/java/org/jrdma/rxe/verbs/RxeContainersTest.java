@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.regex.Pattern;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -13,6 +13,8 @@ import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaOperationException;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
+import org.jrdma.rxe.contract.Endpoints;
+import org.jrdma.rxe.contract.ResourceBaseline;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

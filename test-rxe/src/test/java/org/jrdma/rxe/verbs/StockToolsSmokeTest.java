@@ -1,4 +1,4 @@
-package org.jrdma.rxe;
+package org.jrdma.rxe.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.rxe.contract.Processes;
+import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
 
 /** Two processes exchange real traffic over rxe with the stock tools: perftest (verbs) and rping (rdma_cm). */
