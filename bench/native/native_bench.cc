@@ -142,8 +142,8 @@ void open_pair(Pair& pair, const Options& o, int port) {
   pair.server.context = std::make_unique<jrdma::VerbsContext>(context_options);
   pair.client.context = std::make_unique<jrdma::VerbsContext>(context_options);
   jrdma::ChannelOptions channel_options;
-  channel_options.queue_pair.depth = kDepth;
-  channel_options.queue_pair.eager = kEager;
+  channel_options.engine.depth = kDepth;
+  channel_options.engine.eager = kEager;
   sockaddr_storage address{};
   auto* v4 = reinterpret_cast<sockaddr_in*>(&address);
   v4->sin_family = AF_INET;

@@ -13,6 +13,7 @@
 #include "jni/context_handle.h"
 #include "jni/exceptions.h"
 #include "jni/handles.h"
+#include "jni/records.h"
 #include "jni/registration.h"
 #include "protocol/channel_settings.h"
 
@@ -47,14 +48,7 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
 // The options of a context's channels from Java's settings record (protocol/channel_settings.h)
 // and its pre-shared key (null: none).
 ChannelOptions channel_options(JNIEnv* env, jobject settings_buffer, jbyteArray psk) {
-  const void* address = settings_buffer != nullptr ? env->GetDirectBufferAddress(settings_buffer) : nullptr;
-  if (address == nullptr ||
-      env->GetDirectBufferCapacity(settings_buffer) < static_cast<jlong>(sizeof(ChannelSettings))) {
-    throw RdmaError(ErrorKind::kIllegalArgument, "the channel settings are not a direct buffer of " +
-                                                     std::to_string(sizeof(ChannelSettings)) + " bytes");
-  }
-  ChannelSettings s;
-  std::memcpy(&s, address, sizeof s);
+  ChannelSettings s = record_of<ChannelSettings>(env, settings_buffer, "the channel settings");
   ChannelOptions o;
   o.engine = engine_options(s);
   if (psk != nullptr) {      // the key stays in native memory only as long as the options that use it

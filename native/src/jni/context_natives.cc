@@ -4,10 +4,13 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
+#include "context/context_settings.h"
 #include "jni/context_handle.h"
 #include "jni/exceptions.h"
 #include "jni/handles.h"
+#include "jni/records.h"
 #include "jni/registration.h"
 
 namespace jrdma::jni {
@@ -24,24 +27,21 @@ PollMode poll_mode_of(jint ordinal) {
 
 ContextHandle* context_of(jlong handle) noexcept { return from_handle<ContextHandle>(handle); }
 
-jlong open0(JNIEnv* env, jclass, jint transport, jstring device, jint port, jint cq_entries, jlong receive_budget,
-            jint max_pending, jint adaptive_spin_us) {
+jlong open0(JNIEnv* env, jclass, jobject settings, jstring device) {
   return guarded<jlong>(env, 0, [&] {
-    if (transport < static_cast<jint>(TransportKind::kAuto) || transport > static_cast<jint>(TransportKind::kShm)) {
-      throw RdmaError(ErrorKind::kIllegalArgument, "transport " + std::to_string(transport) + " is not 0..3");
+    ContextSettings s = record_of<ContextSettings>(env, settings, "the context settings");
+    if (s.transport < static_cast<int32_t>(TransportKind::kAuto) ||
+        s.transport > static_cast<int32_t>(TransportKind::kShm)) {
+      throw RdmaError(ErrorKind::kIllegalArgument, "transport " + std::to_string(s.transport) + " is not 0..3");
     }
     const char* chars = env->GetStringUTFChars(device, nullptr);
     if (chars == nullptr) throw std::bad_alloc();
-    ContextOptions options;
-    options.device_name = chars;
+    std::string name = chars;
     env->ReleaseStringUTFChars(device, chars);
-    options.port = port;
-    options.cq_entries = cq_entries;
-    options.receive_budget = static_cast<uint64_t>(receive_budget);
-    options.max_pending_connections = static_cast<uint32_t>(max_pending);
-    options.adaptive_spin_us = static_cast<uint32_t>(adaptive_spin_us);
-    if (transport == static_cast<jint>(TransportKind::kVerbs)) return to_handle(open_verbs_context(options).release());
-    return to_handle(open_tcp_context(options, static_cast<TransportKind>(transport)).release());
+    ContextOptions options = context_options(s, std::move(name));
+    auto transport = static_cast<TransportKind>(s.transport);
+    if (transport == TransportKind::kVerbs) return to_handle(open_verbs_context(options).release());
+    return to_handle(open_tcp_context(options, transport).release());
   });
 }
 
@@ -105,7 +105,7 @@ jlong address0(JNIEnv* env, jclass, jobject buffer) {
 }
 
 const JNINativeMethod kContextMethods[] = {
-    JRDMA_NATIVE(open0, "(ILjava/lang/String;IIJII)J"),
+    JRDMA_NATIVE(open0, "(Ljava/nio/ByteBuffer;Ljava/lang/String;)J"),
     JRDMA_NATIVE(close0, "(J)V"),
     JRDMA_NATIVE(cqCapacity0, "(J)I"),
     JRDMA_NATIVE(cqResizes0, "(J)I"),

@@ -8,8 +8,8 @@
 #include "jni/channel_natives.h"
 #include "jni/context_natives.h"
 #include "jni/exceptions.h"
+#include "jni/layout.h"
 #include "jni/registration.h"
-#include "protocol/layout.h"
 #include "transports/verbs/device_info.h"
 #include "transports/verbs/device_info_format.h"
 

@@ -57,7 +57,7 @@ class VerbsContextHandle final : public ContextHandle {
   void destroy_channel(int64_t channel) override { context_.destroy_channel(from_handle<VerbsChannelEntry>(channel)); }
   ChannelMemory ring(int64_t channel) override {
     VerbsChannelEntry* c = from_handle<VerbsChannelEntry>(channel);
-    return ChannelMemory{c->memory().base, std::size_t{c->options.queue_pair.depth} * c->options.queue_pair.eager};
+    return ChannelMemory{c->memory().base, std::size_t{c->options.engine.depth} * c->options.engine.eager};
   }
   std::string peer_address(int64_t channel) override {
     rdma_cm_id* id = from_handle<VerbsChannelEntry>(channel)->transport.cm_id();

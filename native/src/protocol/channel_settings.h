@@ -1,7 +1,7 @@
 // What a context's channels are configured with, as one record: org.jrdma.impl.ChannelSettings
 // writes it (native byte order, a direct buffer) from RdmaConfig and the device selection, and
 // listen0 / createChannel0 read it (jni/channel_natives.cc). Java owns every default; the layout is
-// checked at load (protocol/layout.h), so a field added on one side only, or two swapped, makes the
+// checked at load (jni/layout.h), so a field added on one side only, or two swapped, makes the
 // library unavailable instead of configuring the wrong thing.
 #pragma once
 
@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "base/record_layout.h"
 #include "protocol/channel_engine.h"
 
 namespace jrdma {
@@ -40,22 +41,19 @@ namespace jrdma {
   X(uint32_t, service_level) /* serviceLevel */ \
   X(uint32_t, traffic_class) /* trafficClass */
 
-#define JRDMA_SETTINGS_MEMBER(type, name) type name;
 struct ChannelSettings {
-  JRDMA_CHANNEL_SETTINGS_NEUTRAL(JRDMA_SETTINGS_MEMBER)
-  JRDMA_CHANNEL_SETTINGS_VERBS(JRDMA_SETTINGS_MEMBER)
+  JRDMA_CHANNEL_SETTINGS_NEUTRAL(JRDMA_RECORD_MEMBER)
+  JRDMA_CHANNEL_SETTINGS_VERBS(JRDMA_RECORD_MEMBER)
 };
-#undef JRDMA_SETTINGS_MEMBER
 static_assert(offsetof(ChannelSettings, agent_quota_bytes) % 8 == 0, "Java aligns each field to its size as C++ does");
 
 // "settings size=96,depth=0,eager=4,...": every field in order, named as Java names them.
 inline std::string channel_settings_layout() {
   std::string layout = "settings size=" + std::to_string(sizeof(ChannelSettings));
-#define JRDMA_SETTINGS_FIELD(type, name) \
-  layout += std::string(",") + #name + "=" + std::to_string(offsetof(ChannelSettings, name));
-  JRDMA_CHANNEL_SETTINGS_NEUTRAL(JRDMA_SETTINGS_FIELD)
-  JRDMA_CHANNEL_SETTINGS_VERBS(JRDMA_SETTINGS_FIELD)
-#undef JRDMA_SETTINGS_FIELD
+#define JRDMA_RECORD ChannelSettings
+  JRDMA_CHANNEL_SETTINGS_NEUTRAL(JRDMA_RECORD_OFFSET)
+  JRDMA_CHANNEL_SETTINGS_VERBS(JRDMA_RECORD_OFFSET)
+#undef JRDMA_RECORD
   return layout;
 }
 

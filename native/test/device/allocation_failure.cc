@@ -24,8 +24,8 @@ std::atomic<long> step_allocation{-1};
 
 ChannelOptions small_channels() {
   ChannelOptions channel;
-  channel.queue_pair.eager = 4096;
-  channel.queue_pair.depth = 16;
+  channel.engine.eager = 4096;
+  channel.engine.depth = 16;
   channel.engine.max_message = 1u << 20;
   return channel;
 }

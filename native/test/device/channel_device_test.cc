@@ -131,7 +131,7 @@ jrdma::ContextOptions rxe0() {
 TEST(ChannelDevice, WrongProtocolVersionIsRejectedWithAReasonBothSidesDecode) {
   jrdma::VerbsContext server(rxe0());
   jrdma::ChannelOptions options;
-  options.queue_pair.eager = 4096;
+  options.engine.eager = 4096;
   sockaddr_in bind = address(kServerIp, 21001);
   jrdma::VerbsListener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
 
@@ -174,8 +174,8 @@ namespace {
 struct RawChannel {
   explicit RawChannel(int port) : server(rxe0()) {
     jrdma::ChannelOptions options;
-    options.queue_pair.eager = 4096;
-    options.queue_pair.depth = 16;
+    options.engine.eager = 4096;
+    options.engine.depth = 16;
     options.engine.max_message = 1u << 20;
     sockaddr_in bind = address(kServerIp, port);
     listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
@@ -360,8 +360,8 @@ struct HalfOpenClient {
 TEST(ChannelDevice, ConnectionRequestsNeverCompletedAreBoundedPerListenerAndRejectedWithTheLimit) {
   jrdma::VerbsContext server(rxe0());
   jrdma::ChannelOptions options;
-  options.queue_pair.eager = 4096;
-  options.queue_pair.depth = 16;
+  options.engine.eager = 4096;
+  options.engine.depth = 16;
   options.max_pending = 3;
   sockaddr_in bind = address(kServerIp, 21005);
   jrdma::VerbsListener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 16);
@@ -416,8 +416,8 @@ TEST(ChannelDevice, ConnectionRequestsNeverCompletedAreBoundedPerListenerAndReje
 TEST(ChannelDevice, ARawPeerThatNeverProvesTheKeyReadsAndWritesNothingThroughAValidRkey) {
   jrdma::VerbsContext server(rxe0());
   jrdma::ChannelOptions options;
-  options.queue_pair.eager = 4096;
-  options.queue_pair.depth = 16;
+  options.engine.eager = 4096;
+  options.engine.depth = 16;
   options.engine.psk = {'k', 'e', 'y'};
   int port = 21010;
   sockaddr_in bind = address(kServerIp, port);

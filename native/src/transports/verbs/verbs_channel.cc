@@ -12,17 +12,19 @@
 
 namespace jrdma {
 
-VerbsChannel::VerbsChannel(uint32_t key, const QueuePairOptions& options, ibv_pd* pd, verbs::CompletionQueue& cq,
-                           ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop)
+VerbsChannel::VerbsChannel(uint32_t key, const QueuePairOptions& options, const EngineOptions& ring, ibv_pd* pd,
+                           verbs::CompletionQueue& cq, ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop)
     : key_(key),
       options_(options),
+      depth_(ring.depth),
+      eager_(ring.eager),
       pd_(pd),
       cq_(cq),
       memory_(memory),
       memory_lkey_(memory_lkey),
       loop_(loop),
-      chain_wrs_(options.depth),
-      chain_sges_(2 * static_cast<std::size_t>(options.depth)) {}
+      chain_wrs_(ring.depth),
+      chain_sges_(2 * static_cast<std::size_t>(ring.depth)) {}
 
 // The queue pair goes first, then the cm id (a member).
 VerbsChannel::~VerbsChannel() {
@@ -80,7 +82,7 @@ uint32_t mtu_bytes(int mtu) noexcept { return mtu >= IBV_MTU_256 && mtu <= IBV_M
 void VerbsChannel::destroy_queue_pair() noexcept {
   if (qp_ != nullptr) {
     qp_.reset();
-    cq_.unreserve(2 * static_cast<int>(options_.depth));
+    cq_.unreserve(2 * static_cast<int>(depth_));
   }
 }
 
@@ -97,7 +99,7 @@ void VerbsChannel::create_queue_pair() {
                         " (RDMA_DEVICE_PORT)",
                     EXDEV);
   }
-  cq_.reserve(2 * static_cast<int>(options_.depth));
+  cq_.reserve(2 * static_cast<int>(depth_));
   ibv_qp_init_attr attr{};
   attr.send_cq = cq_.get();
   attr.recv_cq = cq_.get();
@@ -106,18 +108,18 @@ void VerbsChannel::create_queue_pair() {
   // Inline data is an optimization whose limit differs per device (rxe 512 bytes, others less): a
   // request above it fails with EINVAL, so ask for less until the device accepts (0 always works).
   for (uint32_t max_inline = options_.max_inline;; max_inline /= 2) {
-    attr.cap.max_send_wr = options_.depth;  // (the provider may have changed the caps of a failed attempt)
-    attr.cap.max_recv_wr = options_.depth;
+    attr.cap.max_send_wr = depth_;  // (the provider may have changed the caps of a failed attempt)
+    attr.cap.max_recv_wr = depth_;
     attr.cap.max_send_sge = 2;
     attr.cap.max_recv_sge = 1;
     attr.cap.max_inline_data = max_inline;
     try {
       qp_ = std::make_unique<verbs::QueuePair>(
-          pd_, attr, "depth=" + std::to_string(options_.depth) + ", max_inline=" + std::to_string(max_inline));
+          pd_, attr, "depth=" + std::to_string(depth_) + ", max_inline=" + std::to_string(max_inline));
       break;
     } catch (const RdmaError& e) {
       if (e.errno_value() == EINVAL && max_inline > 0) continue;
-      cq_.unreserve(2 * static_cast<int>(options_.depth));
+      cq_.unreserve(2 * static_cast<int>(depth_));
       throw;
     }
   }

@@ -45,8 +45,6 @@ class LoopCommands {
 // is driven through INIT, RTR and RTS here, starting from what rdma_cm computes for the connection
 // (rdma_init_qp_attr) and applying these on top, so every option reaches the wire.
 struct QueuePairOptions {
-  uint32_t depth = 128;
-  uint32_t eager = 4096;
   uint32_t max_inline = 236;  // capped by the device when the queue pair is created
   uint8_t timeout = 14;
   uint8_t retry_count = 6;
@@ -59,11 +57,9 @@ struct QueuePairOptions {
   uint8_t traffic_class = 0;  // GRH traffic class (IP TOS on RoCE v2)
 };
 
-// The settings record's verbs part (with the ring's shape from its neutral part) as a queue pair's options.
+// The settings record's verbs part as a queue pair's options.
 inline QueuePairOptions queue_pair_options(const ChannelSettings& s) noexcept {
   QueuePairOptions q;
-  q.depth = s.depth;
-  q.eager = s.eager;
   q.max_inline = s.max_inline;
   q.timeout = static_cast<uint8_t>(s.timeout);
   q.retry_count = static_cast<uint8_t>(s.retry_count);
@@ -101,9 +97,10 @@ uint32_t mtu_bytes(int mtu) noexcept;
 
 class VerbsChannel : public ChannelTransport {
  public:
-  // `memory` is the channel's block, registered (local write only) under `memory_lkey`.
-  VerbsChannel(uint32_t key, const QueuePairOptions& options, ibv_pd* pd, verbs::CompletionQueue& cq,
-               ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop);
+  // `memory` is the channel's block, registered (local write only) under `memory_lkey`; its ring
+  // has the engine's shape (`ring`: depth slots of eager bytes, one work request each).
+  VerbsChannel(uint32_t key, const QueuePairOptions& options, const EngineOptions& ring, ibv_pd* pd,
+               verbs::CompletionQueue& cq, ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop);
   ~VerbsChannel() override;
   VerbsChannel(const VerbsChannel&) = delete;
   VerbsChannel& operator=(const VerbsChannel&) = delete;
@@ -146,6 +143,8 @@ class VerbsChannel : public ChannelTransport {
 
   const uint32_t key_;
   const QueuePairOptions options_;
+  const uint32_t depth_;  // the ring's slots: receives posted, sends in flight at most
+  const uint32_t eager_;  // bytes per slot
   ibv_pd* pd_;
   verbs::CompletionQueue& cq_;
   ChannelMemory memory_;

@@ -25,8 +25,8 @@ void VerbsChannel::post_receives(const uint32_t* slots, int count) {
     int n = count - done < kBatch ? count - done : kBatch;
     for (int i = 0; i < n; ++i) {
       uint32_t slot = slots[done + i];
-      sges[i].addr = reinterpret_cast<uintptr_t>(memory_.base) + static_cast<uint64_t>(slot) * options_.eager;
-      sges[i].length = options_.eager;
+      sges[i].addr = reinterpret_cast<uintptr_t>(memory_.base) + static_cast<uint64_t>(slot) * eager_;
+      sges[i].length = eager_;
       sges[i].lkey = memory_lkey_;
       wrs[i].wr_id = make_wr_id(key_, true, slot);
       wrs[i].sg_list = &sges[i];

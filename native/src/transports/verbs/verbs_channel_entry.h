@@ -54,19 +54,11 @@ class VerbsChannelEntry {
         passive(is_passive),
         options(channel_options),
         memory_(blocks, memory_size(options)),
-        transport(key, options.queue_pair, pd, cq, memory_.memory(), memory_.lkey(), loop),
-        engine(key, engine_options(options), memory_.memory(), sink) {}
+        transport(key, options.queue_pair, options.engine, pd, cq, memory_.memory(), memory_.lkey(), loop),
+        engine(key, options.engine, memory_.memory(), sink) {}
 
   static std::size_t memory_size(const ChannelOptions& o) noexcept {
-    return ChannelMemoryLayout::of(o.queue_pair.depth, o.queue_pair.eager).size;
-  }
-
-  // The ring's shape is the queue pair's: the engine takes depth and eager size from it.
-  static EngineOptions engine_options(const ChannelOptions& o) {
-    EngineOptions e = o.engine;
-    e.depth = o.queue_pair.depth;
-    e.eager = o.queue_pair.eager;
-    return e;
+    return ChannelMemoryLayout::of(o.engine.depth, o.engine.eager).size;
   }
   ChannelMemory memory() const noexcept { return memory_.memory(); }
 

@@ -129,8 +129,8 @@ void VerbsContext::handle_connect_request(rdma_cm_event* event, std::vector<verb
   if (reason == wire::RejectReason::kVersionMismatch) return refuse(reason, wire::kProtocolVersion, peer.version);
   if (reason != wire::RejectReason::kNone) return refuse(reason, 0, 0);
   if (id->verbs != device_.get()) return refuse(wire::RejectReason::kWrongDevice, 0, 0);
-  if (peer.eager != listener->options.queue_pair.eager) {
-    return refuse(wire::RejectReason::kEagerMismatch, listener->options.queue_pair.eager, peer.eager);
+  if (peer.eager != listener->options.engine.eager) {
+    return refuse(wire::RejectReason::kEagerMismatch, listener->options.engine.eager, peer.eager);
   }
   // Both ends hold a pre-shared key, or neither: a client that requires authentication must not
   // talk to a server that cannot give it, nor a server that requires it to a client without a key.

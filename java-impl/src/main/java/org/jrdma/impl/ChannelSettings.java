@@ -2,7 +2,7 @@ package org.jrdma.impl;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Locale;
+import java.util.Arrays;
 import org.jrdma.RdmaConfig;
 
 /**
@@ -18,10 +18,10 @@ import org.jrdma.RdmaConfig;
  * message it receives and the rendezvous transfers it reads at a time.
  *
  * <p>A field is one constant of {@link Field} (in the native order) and one line in the
- * constructor; offsets, the record's size and the layout line follow from the list.
+ * constructor; offsets, the record's size and the layout line follow from the list ({@link RecordLayout}).
  */
 final class ChannelSettings {
-    /** The record's fields in native order, each aligned to its size as C++ aligns it. */
+    /** The record's fields in native order, with their sizes in bytes. */
     enum Field {
         // What every transport's channels use.
         DEPTH(4), EAGER(4), MAX_MESSAGE(4), RENDEZVOUS(4), MAX_PENDING(4), KEEPALIVE_MS(4), OPERATION_TIMEOUT_MS(4),
@@ -30,42 +30,20 @@ final class ChannelSettings {
         MAX_INLINE(4), TIMEOUT(4), RETRY_COUNT(4), RNR_RETRY(4), PORT(4), GID_INDEX(4), MTU(4), PKEY_INDEX(4),
         SERVICE_LEVEL(4), TRAFFIC_CLASS(4);
 
-        /** The record's size: the fields, padded to a multiple of the largest (as a C++ struct is). */
-        static final int RECORD_BYTES;
-
-        static {
-            int end = 0;
-            int alignment = 1;
-            for (Field f : values()) {
-                f.offset = align(end, f.size);
-                end = f.offset + f.size;
-                alignment = Math.max(alignment, f.size);
-            }
-            RECORD_BYTES = align(end, alignment);
-        }
-
         final int size;
-        private int offset;
 
         Field(int size) {
             this.size = size;
         }
 
         int offset() {
-            return offset;
-        }
-
-        /** The native member's name: {@code MAX_MESSAGE} is {@code max_message}. */
-        String nativeName() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-
-        private static int align(int offset, int alignment) {
-            return (offset + alignment - 1) / alignment * alignment;
+            return LAYOUT.offset(this);
         }
     }
 
-    static final int RECORD_BYTES = Field.RECORD_BYTES;
+    static final RecordLayout LAYOUT = new RecordLayout("settings", Field.values(),
+            Arrays.stream(Field.values()).mapToInt(f -> f.size).toArray());
+    static final int RECORD_BYTES = LAYOUT.bytes();
 
     /** Written once; read by every listen and channel creation of the context. */
     private final ByteBuffer record;
@@ -112,11 +90,7 @@ final class ChannelSettings {
     }
 
     static String layout() {
-        StringBuilder layout = new StringBuilder("settings size=").append(RECORD_BYTES);
-        for (Field f : Field.values()) {
-            layout.append(',').append(f.nativeName()).append('=').append(f.offset());
-        }
-        return layout.toString();
+        return LAYOUT.line();
     }
 
     long createChannel(long context) {

@@ -5,6 +5,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,9 +33,6 @@ import org.jrdma.Transport;
  */
 final class JniContext extends NativeResource implements RdmaContext {
     private static final System.Logger LOG = System.getLogger("org.jrdma.context");
-    /** CQ entries when the configuration leaves it open; channels check their share against it. */
-    static final int DEFAULT_CQ_ENTRIES = 4096;
-
     private final RdmaConfig config;
     private final TransportChoice choice;
     private final DeviceSelection selection;
@@ -55,9 +54,7 @@ final class JniContext extends NativeResource implements RdmaContext {
         this.selection = choice.selection();
         this.channelSettings = new ChannelSettings(config, selection);
         this.largeBlocks = new LargeBlocks(this, Math.min(config.receiveBudget(), 128L << 20));
-        int cqEntries = config.completionQueueSize() > 0 ? config.completionQueueSize() : DEFAULT_CQ_ENTRIES;
-        this.handle = NativeContext.open0(choice.opened().ordinal(), selection.device().name(), selection.port().number(), cqEntries,
-                config.receiveBudget(), config.maxPendingConnections(), config.adaptiveSpinMicros());
+        this.handle = NativeContext.open0(ContextSettings.record(config, choice), selection.device().name());
         this.loop = new EventLoop(this, handle, config.pollMode());
         loop.start();
         this.counters = new ContextCounters(selection.device().name(), () -> children.stream()
@@ -221,13 +218,13 @@ final class JniContext extends NativeResource implements RdmaContext {
     }
 
     @Override
-    public java.util.Map<String, Long> operationErrors() {
+    public Map<String, Long> operationErrors() {
         return counters.errorsByStatus();
     }
 
     @Override
-    public java.util.Map<String, Long> deviceCounters() {
-        return transport() != Transport.VERBS ? java.util.Map.of() : DeviceCounters.read(selection.device().name(), selection.port().number());
+    public Map<String, Long> deviceCounters() {
+        return transport() != Transport.VERBS ? Map.of() : DeviceCounters.read(selection.device().name(), selection.port().number());
     }
 
     /** An operation of one of this context's channels failed with this status (its name). */
@@ -275,8 +272,8 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     @Override
     public RdmaServer listen(InetSocketAddress address, ChannelHandler handler, org.jrdma.AdmissionPolicy policy) {
-        java.util.Objects.requireNonNull(address, "address");
-        java.util.Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(handler, "handler");
         if (address.isUnresolved()) {
             throw new IllegalArgumentException("unresolved address " + address);
         }
@@ -307,7 +304,7 @@ final class JniContext extends NativeResource implements RdmaContext {
     @Override
     public CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, InetAddress local, ChannelHandler handler,
                                                   byte[] connectData) {
-        java.util.Objects.requireNonNull(remote, "remote");
+        Objects.requireNonNull(remote, "remote");
         if (connectData != null && connectData.length > org.jrdma.ConnectionRequest.MAX_DATA) {
             throw new IllegalArgumentException("connect data of " + connectData.length + " bytes; at most "
                     + org.jrdma.ConnectionRequest.MAX_DATA + " fit a connect request");

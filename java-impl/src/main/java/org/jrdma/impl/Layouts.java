@@ -1,5 +1,7 @@
 package org.jrdma.impl;
 
+import java.util.Arrays;
+
 /**
  * The layouts of the records that cross JNI, as the Java side defines them. The native library
  * reports its own ({@code NativeLibrary.layout0}, native/src/protocol/layout.h); a difference makes
@@ -10,10 +12,10 @@ final class Layouts {
     }
 
     static String expected() {
-        return EventRecords.layout() + "; " + Submissions.layout() + "; " + ChannelSettings.layout() + "; counters "
+        return EventRecords.layout() + "; " + Submissions.layout() + "; " + ChannelSettings.layout() + "; " + ContextSettings.layout() + "; counters "
                 + String.join(",", org.jrdma.ChannelCounters.NAMES) + "; poll modes "
-                + String.join(",", java.util.Arrays.stream(org.jrdma.PollMode.values()).map(Enum::name).toList())
-                + "; transports " + String.join(",", java.util.Arrays.stream(org.jrdma.Transport.values()).map(Enum::name).toList())
+                + String.join(",", Arrays.stream(org.jrdma.PollMode.values()).map(Enum::name).toList())
+                + "; transports " + String.join(",", Arrays.stream(org.jrdma.Transport.values()).map(Enum::name).toList())
                 + "; " + NativeCodes.layout();
     }
 

@@ -2,13 +2,16 @@ package org.jrdma.impl;
 
 import java.nio.ByteBuffer;
 
-/** JNI surface of a context (native/src/jni/context_natives.cc). Primitives only, except the buffer address lookup. */
+/** JNI surface of a context (native/src/jni/context_natives.cc): primitives, and the settings record. */
 final class NativeContext {
     private NativeContext() {
     }
 
-    /** Opens the device, PD, completion channel and CQ; returns the handle. */
-    static native long open0(int transport, String device, int port, int cqEntries, long receiveBudget, int maxPending, int adaptiveSpinMicros);
+    /**
+     * Opens a context over the settings' transport ({@link ContextSettings}; over verbs the device's PD,
+     * completion channel and CQ); returns the handle.
+     */
+    static native long open0(ByteBuffer settings, String device);
 
     static native void close0(long context);
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 
+#include "context/context_settings.h"
 #include "protocol/channel_counters.h"
 #include "protocol/channel_settings.h"
 #include "protocol/code_layout.h"
@@ -27,9 +28,10 @@ inline std::string cross_language_layout() {
          field("remote_address", offsetof(Submission, remote_address)) + "," +
          field("rkey", offsetof(Submission, rkey)) + "," + field("immediate", offsetof(Submission, immediate)) + "," +
          field("seq", offsetof(Submission, seq)) + "," + field("compare_add", offsetof(Submission, compare_add)) + "," +
-         field("swap", offsetof(Submission, swap)) + "; " + channel_settings_layout() + "; counters " +
-         ChannelCounters::layout() + "; poll modes EVENT,ADAPTIVE,BUSY" +  // context/adaptive_spin.h
-         "; transports AUTO,VERBS,TCP,SHM" +                               // jni/context_handle.h: TransportKind
+         field("swap", offsetof(Submission, swap)) + "; " + channel_settings_layout() + "; " +
+         context_settings_layout() + "; counters " + ChannelCounters::layout() +
+         "; poll modes EVENT,ADAPTIVE,BUSY" +  // context/adaptive_spin.h
+         "; transports AUTO,VERBS,TCP,SHM" +   // jni/context_handle.h: TransportKind
          "; " + code_layout();
 }
 
