@@ -3,6 +3,7 @@ package org.jrdma;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -95,7 +96,7 @@ public interface RdmaContext extends AutoCloseable {
      *
      * @return a snapshot, sorted by status name; statuses that never occurred are absent
      */
-    java.util.Map<String, Long> operationErrors();
+    Map<String, Long> operationErrors();
 
     /**
      * The counters the device keeps for this context's port, read now from sysfs: the InfiniBand port
@@ -104,7 +105,7 @@ public interface RdmaContext extends AutoCloseable {
      *
      * @return the counters by name; empty when the device shows none
      */
-    java.util.Map<String, Long> deviceCounters();
+    Map<String, Long> deviceCounters();
 
     /**
      * Listens for connections on an address of this context's device (port 0 picks a free port).

@@ -1,6 +1,7 @@
 package org.jrdma.bench;
 
 import java.net.InetSocketAddress;
+import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -65,7 +66,7 @@ final class Arguments {
     static final class Size implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
-            String t = value.trim().toUpperCase(java.util.Locale.ROOT);
+            String t = value.trim().toUpperCase(Locale.ROOT);
             long factor = t.endsWith("K") ? 1L << 10 : t.endsWith("M") ? 1L << 20 : t.endsWith("G") ? 1L << 30 : 1;
             String digits = factor == 1 ? t : t.substring(0, t.length() - 1);
             long size;

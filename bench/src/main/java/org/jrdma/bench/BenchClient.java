@@ -1,13 +1,23 @@
 package org.jrdma.bench;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 import org.jrdma.Access;
 import org.jrdma.ChannelHandler;
@@ -28,7 +38,7 @@ final class BenchClient {
     private final InetAddress local;
     private final BenchOptions options;
     private final PrintStream progress;
-    private final java.util.concurrent.atomic.AtomicLong completedReads = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong completedReads = new AtomicLong();
 
     BenchClient(RdmaContext context, InetSocketAddress server, InetAddress local, BenchOptions options, PrintStream progress) {
         this.context = context;
@@ -41,7 +51,7 @@ final class BenchClient {
     /** Client state of one channel: the server's token, then what the test needs from messages. */
     private static final class Session implements ChannelHandler {
         final CompletableFuture<RemoteBuffer> serverBuffer = new CompletableFuture<>();
-        volatile java.util.function.IntConsumer onEcho = n -> { };
+        volatile IntConsumer onEcho = n -> { };
 
         @Override
         public void onMessage(RdmaChannel channel, RdmaMessage message) {
@@ -216,7 +226,7 @@ final class BenchClient {
      * the time runs from the first timed post to the last completion.
      */
     private Result bandwidth(String test, int size, int warmup, int iterations,
-                             java.util.function.Supplier<CompletableFuture<Void>> post) throws InterruptedException {
+                             Supplier<CompletableFuture<Void>> post) throws InterruptedException {
         window(test, warmup, post);
         long start = System.nanoTime();
         window(test, iterations, post);
@@ -224,7 +234,7 @@ final class BenchClient {
     }
 
     /** Keeps the window full until {@code iterations} operations completed. */
-    private void window(String test, int iterations, java.util.function.Supplier<CompletableFuture<Void>> post)
+    private void window(String test, int iterations, Supplier<CompletableFuture<Void>> post)
             throws InterruptedException {
         if (iterations == 0) {
             return;
@@ -278,7 +288,7 @@ final class BenchClient {
         try {
             probe.get(10, TimeUnit.SECONDS);
             probeDone = true;
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             probeDone = false;
         }
         boolean finished = done.await(10, TimeUnit.SECONDS);
@@ -295,28 +305,28 @@ final class BenchClient {
     private static String queuePairs() {
         try {
             Process p = new ProcessBuilder("rdma", "resource", "show", "qp").redirectErrorStream(true).start();
-            String text = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             p.waitFor(5, TimeUnit.SECONDS);
             return text.lines().filter(l -> l.contains("type RC")).map(String::trim)
-                    .collect(java.util.stream.Collectors.joining(" | ", "[", "]"));
-        } catch (java.io.IOException | InterruptedException e) {
+                    .collect(Collectors.joining(" | ", "[", "]"));
+        } catch (IOException | InterruptedException e) {
             return "unavailable (" + e + ")";
         }
     }
 
     /** The device's hardware counters (rxe has them in sysfs), for the diagnosis of a stuck test. */
     private String deviceCounters() {
-        java.nio.file.Path dir = java.nio.file.Path.of("/sys/class/infiniband", context.device().name(), "ports",
+        Path dir = Path.of("/sys/class/infiniband", context.device().name(), "ports",
                 String.valueOf(context.port().number()), "hw_counters");
         StringBuilder text = new StringBuilder();
-        try (var files = java.nio.file.Files.list(dir)) {
-            for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files.sorted()::iterator) {
-                String value = java.nio.file.Files.readString(f).trim();
+        try (var files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files.sorted()::iterator) {
+                String value = Files.readString(f).trim();
                 if (!value.equals("0")) {
                     text.append(f.getFileName()).append('=').append(value).append(' ');
                 }
             }
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return "unavailable (" + e + ")";
         }
         return text.toString().trim();

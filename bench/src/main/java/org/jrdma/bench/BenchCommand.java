@@ -1,13 +1,22 @@
 package org.jrdma.bench;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
@@ -45,8 +54,8 @@ final class BenchCommand implements Callable<Integer> {
                             + " or both in one process (neither)");
         }
         for (String file : new String[] {options.csv, options.json}) {
-            java.nio.file.Path parent = file == null ? null : java.nio.file.Path.of(file).toAbsolutePath().getParent();
-            if (parent != null && !java.nio.file.Files.isDirectory(parent)) {
+            Path parent = file == null ? null : Path.of(file).toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
                 throw new picocli.CommandLine.ParameterException(cli, "the directory of " + file + " does not exist");
             }
         }
@@ -119,7 +128,7 @@ final class BenchCommand implements Callable<Integer> {
         try {
             return client.run(test, size);
         } catch (Exception e) {
-            Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             return Result.skipped(test, size, "FAILED: " + causeChain(cause));
         }
     }
@@ -127,7 +136,7 @@ final class BenchCommand implements Callable<Integer> {
     /** The failure and every cause under it ("write_bw failed: ... <- RdmaOperationException: ..."): the top alone hides why. */
     static String causeChain(Throwable failure) {
         StringBuilder text = new StringBuilder(failure.toString());
-        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         seen.add(failure);
         for (Throwable c = failure.getCause(); c != null && seen.add(c); c = c.getCause()) {
             text.append(" <- ").append(c);
@@ -148,8 +157,8 @@ final class BenchCommand implements Callable<Integer> {
         emulationNotice(ctx, System.err);
         out.println("ready; " + warmUp(client, options));
         out.flush();
-        java.io.BufferedReader in = new java.io.BufferedReader(
-                new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+        BufferedReader in = new BufferedReader(
+                new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             String[] words = line.trim().split("\\s+");
             if (words.length == 1 && words[0].isEmpty()) {
@@ -188,11 +197,11 @@ final class BenchCommand implements Callable<Integer> {
             compiling = monitored ? jit.getTotalCompilationTime() - before : 0;
             rounds++;
             if (!options.quiet) {
-                System.err.printf(java.util.Locale.ROOT, "[bench] JIT warm-up round %d: %.1f s so far, compiling %s%n", rounds,
+                System.err.printf(Locale.ROOT, "[bench] JIT warm-up round %d: %.1f s so far, compiling %s%n", rounds,
                         (System.nanoTime() - start) / 1e9, monitored ? compiling + " ms in this round" : "unknown");
             }
         }
-        return String.format(java.util.Locale.ROOT, "JIT warm-up: %d rounds of %d iterations per test at 64 bytes in %.1f s;"
+        return String.format(Locale.ROOT, "JIT warm-up: %d rounds of %d iterations per test at 64 bytes in %.1f s;"
                 + " compiling in the last round: %s", rounds, WARM_UP_ITERATIONS, (System.nanoTime() - start) / 1e9,
                 monitored ? compiling + " ms" : "unknown");
     }
@@ -213,14 +222,14 @@ final class BenchCommand implements Callable<Integer> {
             return;
         }
         if (name.startsWith("rxe") || name.startsWith("siw")
-                || !java.nio.file.Files.exists(java.nio.file.Path.of("/sys/class/infiniband", name, "device"))) {
+                || !Files.exists(Path.of("/sys/class/infiniband", name, "device"))) {
             out.println("note: " + name + " is an emulated device (Soft-RoCE/siw in the kernel): these figures measure"
                     + " the CPU that emulates it, not RDMA hardware");
         }
     }
 
     private static String mode(BenchOptions options) {
-        return options.pollMode.name().toLowerCase(java.util.Locale.ROOT);
+        return options.pollMode.name().toLowerCase(Locale.ROOT);
     }
 
     private static RdmaConfig.Builder configFromEnvironment() {

@@ -2,6 +2,7 @@ package org.jrdma.bench;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Iterator;
 import java.util.List;
 import org.jrdma.PollMode;
 import picocli.CommandLine.Option;
@@ -74,7 +75,7 @@ final class BenchOptions {
     /** The test names for the help text. */
     static final class TestNames implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             return ALL_TESTS.iterator();
         }
     }

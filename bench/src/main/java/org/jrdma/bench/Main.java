@@ -1,7 +1,9 @@
 package org.jrdma.bench;
 
 import java.io.PrintWriter;
+import java.net.UnknownHostException;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.jrdma.ConfigurationException;
 import org.jrdma.RdmaException;
 import picocli.CommandLine;
@@ -18,7 +20,7 @@ import picocli.CommandLine.ParameterException;
         description = "jrdma's benchmarks and examples; without a command: devices.",
         subcommands = {DevicesCommand.class, PingPongCommand.class, BenchCommand.class, KeyedCommand.class, KvCommand.class,
             AllocCommand.class, IdleCpuCommand.class, NioCommand.class, CompareReport.class, JmhCommand.class})
-public final class Main implements java.util.concurrent.Callable<Integer> {
+public final class Main implements Callable<Integer> {
     @Override
     public Integer call() {
         return DevicesCommand.run(System.out);
@@ -55,7 +57,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         PrintWriter err = command.getErr();
         String name = command.getCommandSpec().qualifiedName();
         int status;
-        if (e instanceof IllegalArgumentException || e instanceof ConfigurationException || e instanceof java.net.UnknownHostException) {
+        if (e instanceof IllegalArgumentException || e instanceof ConfigurationException || e instanceof UnknownHostException) {
             err.println(name + ": " + e.getMessage()); // bad input or configuration (no device, a wrong RDMA_* value)
             status = CommandLine.ExitCode.USAGE;
         } else if (e instanceof RdmaException) {

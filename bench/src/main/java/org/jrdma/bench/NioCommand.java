@@ -2,6 +2,7 @@ package org.jrdma.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -124,7 +125,7 @@ final class NioCommand implements Callable<Integer> {
             try (server) {
                 body.run(server, ByteBuffer.allocateDirect(size));
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         }, "nio-server");
         thread.start();

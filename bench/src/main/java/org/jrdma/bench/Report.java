@@ -2,6 +2,7 @@ package org.jrdma.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -57,7 +58,7 @@ final class Report {
                     n(r.mibPerSecond()), n(r.mmsgPerSecond()), r.note().replaceAll("[\\r\\n]+", " "));
             return line.toString();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e); // a StringBuilder does not throw
+            throw new UncheckedIOException(e); // a StringBuilder does not throw
         }
     }
 

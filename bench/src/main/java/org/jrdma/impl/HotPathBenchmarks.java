@@ -2,7 +2,11 @@ package org.jrdma.impl;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import jdk.jfr.Recording;
 import org.jrdma.Rdma;
 import org.jrdma.RemoteBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -36,7 +40,7 @@ public class HotPathBenchmarks {
     private RemoteBuffer token;
     private Submissions submissions;
     private ChannelOp op;
-    private final ContextCounters errors = new ContextCounters("rxe0", java.util.List::of, java.util.Map::of, () -> 0, () -> 0);
+    private final ContextCounters errors = new ContextCounters("rxe0", List::of, Map::of, () -> 0, () -> 0);
 
     @Setup
     public void setUp() {
@@ -115,12 +119,12 @@ public class HotPathBenchmarks {
     /** A JFR recording watching for slow operations (threshold 20 ms: nothing slower happens here). */
     @State(Scope.Benchmark)
     public static class SlowOperationRecording {
-        jdk.jfr.Recording recording;
+        Recording recording;
 
         @Setup
         public void start() {
-            recording = new jdk.jfr.Recording();
-            recording.enable("org.jrdma.SlowOperation").withThreshold(java.time.Duration.ofMillis(20));
+            recording = new Recording();
+            recording.enable("org.jrdma.SlowOperation").withThreshold(Duration.ofMillis(20));
             recording.start();
         }
 

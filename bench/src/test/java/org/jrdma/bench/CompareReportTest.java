@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,20 +21,20 @@ class CompareReportTest {
     private static void round(Path dir, int round, double perftestLatency, double javaLatency, double perftestBw,
                               double javaBw) throws Exception {
         Path r = Files.createDirectories(dir.resolve("round-" + round));
-        Files.writeString(r.resolve("perftest-send_lat-64.txt"), "---\n" + LAT_HEADER + String.format(java.util.Locale.ROOT,
+        Files.writeString(r.resolve("perftest-send_lat-64.txt"), "---\n" + LAT_HEADER + String.format(Locale.ROOT,
                 " 64      1000          35.62          2278.32      %.2f    \t       61.24       \t59.64  \t\t253.79  \t\t2278.32\n",
                 perftestLatency));
         // perftest -e and the event mode: twice the busy figures, 1.10 of them for jrdma
-        Files.writeString(r.resolve("perftest-e-send_lat-64.txt"), "---\n" + LAT_HEADER + String.format(java.util.Locale.ROOT,
+        Files.writeString(r.resolve("perftest-e-send_lat-64.txt"), "---\n" + LAT_HEADER + String.format(Locale.ROOT,
                 " 64      1000          35.62          2278.32      %.2f    \t       61.24       \t59.64  \t\t253.79  \t\t2278.32\n",
                 2 * perftestLatency));
         Files.writeString(r.resolve("java-event.csv"), Report.CSV_HEADER + "\n"
-                + String.format(java.util.Locale.ROOT, "send_lat,64,1000,%.4f,300.0,500.0,,,\n", 2.2 * perftestLatency));
-        Files.writeString(r.resolve("perftest-write_bw-65536.txt"), "---\n" + BW_HEADER + String.format(java.util.Locale.ROOT,
+                + String.format(Locale.ROOT, "send_lat,64,1000,%.4f,300.0,500.0,,,\n", 2.2 * perftestLatency));
+        Files.writeString(r.resolve("perftest-write_bw-65536.txt"), "---\n" + BW_HEADER + String.format(Locale.ROOT,
                 " 65536      1000           99.00              %.2f\t\t   0.000312\n", perftestBw));
         Files.writeString(r.resolve("java-busy.csv"), Report.CSV_HEADER + "\n"
-                + String.format(java.util.Locale.ROOT, "send_lat,64,1000,%.4f,300.0,500.0,,,\n", javaLatency)
-                + String.format(java.util.Locale.ROOT, "write_bw,65536,1000,,,,%.4f,0.0003,\n", javaBw)
+                + String.format(Locale.ROOT, "send_lat,64,1000,%.4f,300.0,500.0,,,\n", javaLatency)
+                + String.format(Locale.ROOT, "write_bw,65536,1000,,,,%.4f,0.0003,\n", javaBw)
                 + "read_bw,65536,0,,,,,,FAILED: no answer from the Java client within 900 s\n");
     }
 

@@ -3,6 +3,7 @@ package org.jrdma.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,13 +40,13 @@ class ModulePathTest {
             }
             modulePath.add(jar.toString());
         }
-        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (entry.contains("hawtjni-runtime")) {
                 modulePath.add(entry);
             }
         }
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(javaBin, "--module-path", String.join(java.io.File.pathSeparator, modulePath),
+        Process process = new ProcessBuilder(javaBin, "--module-path", String.join(File.pathSeparator, modulePath),
                 "--add-modules", "ALL-MODULE-PATH", "-cp", Path.of("target", "test-classes").toString(),
                 ModulePathMain.class.getName()).redirectErrorStream(true).start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the JVM did not finish");

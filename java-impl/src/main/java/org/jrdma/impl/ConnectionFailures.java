@@ -1,6 +1,11 @@
 package org.jrdma.impl;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jrdma.AddressResolutionException;
 import org.jrdma.BufferTooSmallException;
 import org.jrdma.ConnectTimeoutException;
@@ -144,7 +149,7 @@ final class ConnectionFailures {
 
     /** The server's admission policy refused us: its code and its text (bytes from the peer, decoded leniently). */
     static ConnectionException admissionRefused(InetSocketAddress remote, long code, byte[] text) {
-        String reason = text == null ? "" : new String(text, java.nio.charset.StandardCharsets.UTF_8);
+        String reason = text == null ? "" : new String(text, StandardCharsets.UTF_8);
         return new org.jrdma.AdmissionRefusedException("connecting to " + remote + ": refused by the server's admission policy"
                 + " (code " + (int) code + (reason.isEmpty() ? "" : ": " + reason) + ")", (int) code, reason);
     }
@@ -204,18 +209,18 @@ final class ConnectionFailures {
      * channel with it) when the connection is not open after {@code millis}: the last resort should
      * the transport's own timeouts not fire.
      */
-    static java.util.concurrent.CompletableFuture<org.jrdma.RdmaChannel> withDeadline(JniChannel channel,
-            java.net.InetSocketAddress remote, long millis) {
-        return channel.connectedFuture().orTimeout(millis, java.util.concurrent.TimeUnit.MILLISECONDS)
+    static CompletableFuture<org.jrdma.RdmaChannel> withDeadline(JniChannel channel,
+            InetSocketAddress remote, long millis) {
+        return channel.connectedFuture().orTimeout(millis, TimeUnit.MILLISECONDS)
                 .exceptionallyCompose(e -> {
-                    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-                    if (cause instanceof java.util.concurrent.TimeoutException) {
+                    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                    if (cause instanceof TimeoutException) {
                         org.jrdma.ConnectTimeoutException timeout = new org.jrdma.ConnectTimeoutException(
                                 "connecting to " + remote + " took longer than " + millis + " ms", 0);
                         channel.fail(timeout);
-                        return java.util.concurrent.CompletableFuture.failedFuture(timeout);
+                        return CompletableFuture.failedFuture(timeout);
                     }
-                    return java.util.concurrent.CompletableFuture.failedFuture(cause);
+                    return CompletableFuture.failedFuture(cause);
                 });
     }
 }

@@ -3,6 +3,12 @@ package org.jrdma.impl;
 import java.lang.System.Logger.Level;
 import java.lang.management.ManagementFactory;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import javax.management.ObjectName;
 import org.jrdma.ChannelCounters;
@@ -18,15 +24,15 @@ final class ContextCounters implements RdmaContextMXBean {
     private final String device;
     private final Supplier<Collection<JniChannel>> openChannels;
     private ChannelCounters closed = new ChannelCounters(new long[ChannelCounters.NAMES.size()]); // guarded by this
-    private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> errors =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private final Supplier<java.util.Map<String, Long>> deviceCounters;
-    private final java.util.function.IntSupplier cqResizes;
-    private final java.util.function.IntSupplier cqCapacity;
+    private final ConcurrentHashMap<String, LongAdder> errors =
+            new ConcurrentHashMap<>();
+    private final Supplier<Map<String, Long>> deviceCounters;
+    private final IntSupplier cqResizes;
+    private final IntSupplier cqCapacity;
     private ObjectName name;
 
-    ContextCounters(String device, Supplier<Collection<JniChannel>> openChannels, Supplier<java.util.Map<String, Long>> deviceCounters,
-                    java.util.function.IntSupplier cqResizes, java.util.function.IntSupplier cqCapacity) {
+    ContextCounters(String device, Supplier<Collection<JniChannel>> openChannels, Supplier<Map<String, Long>> deviceCounters,
+                    IntSupplier cqResizes, IntSupplier cqCapacity) {
         this.device = device;
         this.openChannels = openChannels;
         this.deviceCounters = deviceCounters;
@@ -36,14 +42,14 @@ final class ContextCounters implements RdmaContextMXBean {
 
     /** An operation failed with this status (its name): counted per status, for the context's lifetime. */
     void operationFailed(String status) {
-        errors.computeIfAbsent(status, k -> new java.util.concurrent.atomic.LongAdder()).increment();
+        errors.computeIfAbsent(status, k -> new LongAdder()).increment();
     }
 
     /** The failed operations by status name, sorted by name. */
-    java.util.Map<String, Long> errorsByStatus() {
-        java.util.Map<String, Long> snapshot = new java.util.TreeMap<>();
+    Map<String, Long> errorsByStatus() {
+        Map<String, Long> snapshot = new TreeMap<>();
         errors.forEach((status, count) -> snapshot.put(status, count.sum()));
-        return java.util.Collections.unmodifiableMap(snapshot);
+        return Collections.unmodifiableMap(snapshot);
     }
 
     void register(Object context) {
@@ -143,12 +149,12 @@ final class ContextCounters implements RdmaContextMXBean {
     }
 
     @Override
-    public java.util.Map<String, Long> getErrorsByStatus() {
+    public Map<String, Long> getErrorsByStatus() {
         return errorsByStatus();
     }
 
     @Override
-    public java.util.Map<String, Long> getDeviceCounters() {
+    public Map<String, Long> getDeviceCounters() {
         return deviceCounters.get();
     }
 

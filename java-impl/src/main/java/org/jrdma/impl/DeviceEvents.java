@@ -2,6 +2,7 @@ package org.jrdma.impl;
 
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.jrdma.AsyncEvent;
@@ -18,7 +19,7 @@ final class DeviceEvents {
     private final List<Consumer<AsyncEvent>> listeners = new CopyOnWriteArrayList<>();
 
     void add(Consumer<AsyncEvent> listener) {
-        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+        listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     static void log(String device, AsyncEvent event) {

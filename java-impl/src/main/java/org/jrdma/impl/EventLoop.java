@@ -1,6 +1,7 @@
 package org.jrdma.impl;
 
 import java.lang.System.Logger.Level;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jrdma.AsyncEvent;
 import org.jrdma.AsyncEventType;
 
@@ -21,7 +22,7 @@ final class EventLoop implements Runnable {
     private final EventRecords records;
     private final Thread thread;
     private volatile boolean stopping;
-    private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> tasks = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
 
     EventLoop(JniContext context, long handle, org.jrdma.PollMode pollMode) {
         this.context = context;

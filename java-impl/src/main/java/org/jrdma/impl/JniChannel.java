@@ -7,7 +7,9 @@ import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.jrdma.ChannelCounters;
 import org.jrdma.ChannelHandler;
 import org.jrdma.RdmaChannel;
@@ -102,7 +104,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
 
     @Override
     public void setHandler(ChannelHandler newHandler) {
-        this.handler = java.util.Objects.requireNonNull(newHandler, "handler");
+        this.handler = Objects.requireNonNull(newHandler, "handler");
         if (context.inLoopThread()) {
             deliveries.deliverHeld();
         } else {
@@ -158,7 +160,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
     }
 
     /** A submission of the channel's own (a transfer's destination, an agent's answer), for the engine. */
-    void submitInternal(java.util.function.Consumer<Submissions> record) {
+    void submitInternal(Consumer<Submissions> record) {
         synchronized (lock) {
             if (state == State.CLOSED) {
                 return; // what it hands over is closed with the channel's deliveries or agent

@@ -3,6 +3,10 @@ package org.jrdma.impl;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.fusesource.hawtjni.runtime.Library;
 import org.jrdma.RdmaUnavailableException;
@@ -19,7 +23,7 @@ final class NativeLoader {
      * Texts of the dynamic loader (dlopen's reasons): the real cause when one is among the messages.
      * Initialised before {@link #LOAD_FAILURE}: explaining a failure of {@link #load()} reads it.
      */
-    private static final java.util.List<String> LOADER_REASONS = java.util.List.of("cannot open shared object file",
+    private static final List<String> LOADER_REASONS = List.of("cannot open shared object file",
             "version `GLIBC", "version `GLIBCXX", "undefined symbol", "failed to map segment", "wrong ELF class",
             "file too short", "invalid ELF header", "Permission denied", "Operation not permitted");
 
@@ -110,8 +114,8 @@ final class NativeLoader {
      * exceptions (hawtjni also reports the places it looked, which say less); else the deepest message.
      */
     static String innermost(Throwable failure) {
-        java.util.List<String> messages = new java.util.ArrayList<>();
-        walk(failure, messages, new java.util.IdentityHashMap<>());
+        List<String> messages = new ArrayList<>();
+        walk(failure, messages, new IdentityHashMap<>());
         for (String message : messages) {
             if (LOADER_REASONS.stream().anyMatch(message::contains)) {
                 return message;
@@ -121,7 +125,7 @@ final class NativeLoader {
     }
 
     /** Messages depth first, deepest last along each chain. */
-    private static void walk(Throwable t, java.util.List<String> messages, java.util.Map<Throwable, Boolean> seen) {
+    private static void walk(Throwable t, List<String> messages, Map<Throwable, Boolean> seen) {
         if (t == null || seen.put(t, Boolean.TRUE) != null) {
             return;
         }

@@ -1,5 +1,7 @@
 package org.jrdma.impl;
 
+import java.util.Map;
+
 /**
  * A context as JMX shows it ({@code org.jrdma:type=Context,device=...,id=...}): its device, the
  * sums of its channels' counters, open and closed ones ({@link org.jrdma.ChannelCounters}), failed
@@ -37,10 +39,10 @@ public interface RdmaContextMXBean {
     long getFailedOperations();
 
     /** {@return failed operations by status (REM_ACCESS_ERR, RETRY_EXC_ERR, WR_FLUSH_ERR, ...), for the context's lifetime} */
-    java.util.Map<String, Long> getErrorsByStatus();
+    Map<String, Long> getErrorsByStatus();
 
     /** {@return the device port's own counters (sysfs hw_counters and counters), read now; empty where it has none} */
-    java.util.Map<String, Long> getDeviceCounters();
+    Map<String, Long> getDeviceCounters();
 
     /** {@return how often the completion queue grew to serve more queue pairs} */
     int getCompletionQueueResizes();

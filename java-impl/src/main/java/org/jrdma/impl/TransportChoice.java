@@ -2,6 +2,7 @@ package org.jrdma.impl;
 
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.jrdma.ConfigurationException;
 import org.jrdma.LinkLayer;
@@ -23,7 +24,7 @@ import org.jrdma.Transport;
  */
 record TransportChoice(Transport opened, DeviceSelection selection) {
     private static final System.Logger LOG = System.getLogger("org.jrdma.transport");
-    private static final java.util.concurrent.atomic.AtomicBoolean FALLBACK_SAID = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicBoolean FALLBACK_SAID = new AtomicBoolean();
 
     /** What a TCP or shared-memory context reports as its device: one active Ethernet port, no GIDs, MTU 0. */
     private static RdmaDevice device(String name) {

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.jrdma.Rdma;
 import org.junit.jupiter.api.Test;
 
@@ -34,8 +37,8 @@ class NativeLoaderTest {
     void devicesCanBeListedWithoutADevice() {
         // Host-side: no RDMA device exists here, which must be an empty list, not a failure.
         // The VM suite (test-rxe) checks the listing against sysfs on a real rxe device.
-        if (!java.nio.file.Files.isDirectory(java.nio.file.Path.of("/sys/class/infiniband"))) {
-            assertEquals(java.util.List.of(), Rdma.devices());
+        if (!Files.isDirectory(Path.of("/sys/class/infiniband"))) {
+            assertEquals(List.of(), Rdma.devices());
         } else {
             Rdma.devices().forEach(d -> assertTrue(!d.name().isEmpty()));
         }

@@ -5,7 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.jrdma.ConfigurationException;
 import org.jrdma.LinkLayer;
 import org.jrdma.PortState;
@@ -65,11 +70,11 @@ class TransportChoiceTest {
 
     @Test
     void theFallBackFromRdmaIsSaidAtInfoOncePerJvmThenAtDebug() {
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger("org.jrdma.transport");
-        List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Handler collect = new java.util.logging.Handler() {
+        Logger log = Logger.getLogger("org.jrdma.transport");
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler collect = new Handler() {
             @Override
-            public void publish(java.util.logging.LogRecord record) {
+            public void publish(LogRecord record) {
                 records.add(record);
             }
 
@@ -81,8 +86,8 @@ class TransportChoiceTest {
             public void close() {
             }
         };
-        java.util.logging.Level before = log.getLevel();
-        log.setLevel(java.util.logging.Level.ALL);
+        Level before = log.getLevel();
+        log.setLevel(Level.ALL);
         log.addHandler(collect);
         try {
             for (int i = 0; i < 5; i++) {
@@ -93,9 +98,9 @@ class TransportChoiceTest {
             log.setLevel(before);
         }
         assertEquals(5, records.size(), "every fall-back is logged");
-        long info = records.stream().filter(r -> r.getLevel() == java.util.logging.Level.INFO).count();
+        long info = records.stream().filter(r -> r.getLevel() == Level.INFO).count();
         assertEquals(true, info <= 1, "INFO once per JVM (an earlier test may have had it): " + info);
-        assertEquals(java.util.logging.Level.FINE, records.get(4).getLevel(), "later ones at DEBUG");
+        assertEquals(Level.FINE, records.get(4).getLevel(), "later ones at DEBUG");
         assertEquals(true, records.get(4).getMessage().contains("RDMA is not usable here"), records.get(4).getMessage());
     }
 }

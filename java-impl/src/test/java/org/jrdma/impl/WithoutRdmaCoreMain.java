@@ -1,6 +1,7 @@
 package org.jrdma.impl;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.Access;
@@ -50,20 +51,20 @@ public final class WithoutRdmaCoreMain {
             RdmaChannel channel = client.connect(new InetSocketAddress("127.0.0.1", port), (ch, m) -> {
                 byte[] bytes = new byte[m.length()];
                 m.payload().get(bytes);
-                echoed.complete(new String(bytes, java.nio.charset.StandardCharsets.US_ASCII));
+                echoed.complete(new String(bytes, StandardCharsets.US_ASCII));
             }).get(30, TimeUnit.SECONDS);
             RegisteredBuffer out = client.allocate(64);
-            out.buffer().put("over TCP".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.buffer().put("over TCP".getBytes(StandardCharsets.US_ASCII));
             channel.send(out, 0, 8).get(30, TimeUnit.SECONDS);
             System.out.println("echo: " + echoed.get(30, TimeUnit.SECONDS));
             RemoteBuffer remote = target.remote();
             channel.write(out, 0, remote, 0, 8).get(30, TimeUnit.SECONDS);
             byte[] written = new byte[8];
             target.buffer().get(0, written);
-            System.out.println("written: " + new String(written, java.nio.charset.StandardCharsets.US_ASCII));
+            System.out.println("written: " + new String(written, StandardCharsets.US_ASCII));
         }
         // libcrypto is hidden too: a pre-shared key is refused when configured, with what to install.
-        byte[] key = "a key of 16 bytes".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] key = "a key of 16 bytes".getBytes(StandardCharsets.US_ASCII);
         try (RdmaContext keyed = Rdma.open(RdmaConfig.builder().transport(Transport.TCP).preSharedKey(key).build())) {
             keyed.listen(new InetSocketAddress("127.0.0.1", 0), (channel, message) -> { });
             System.out.println("listen with a key worked");

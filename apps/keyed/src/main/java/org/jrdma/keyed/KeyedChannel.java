@@ -2,6 +2,7 @@ package org.jrdma.keyed;
 
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -408,8 +409,8 @@ public final class KeyedChannel implements AutoCloseable {
             case KeyedWire.ERROR:
                 // Text from the peer, decoded leniently (a malformed sequence becomes U+FFFD).
                 p.future.completeExceptionally(new FetchFailedException("the producer could not make the value of "
-                        + p.key + ": " + new String(reply.metadata(), java.nio.charset.StandardCharsets.UTF_8),
-                        new String(reply.metadata(), java.nio.charset.StandardCharsets.UTF_8)));
+                        + p.key + ": " + new String(reply.metadata(), StandardCharsets.UTF_8),
+                        new String(reply.metadata(), StandardCharsets.UTF_8)));
                 return;
             default:
                 if (p.cancelledByCaller) {

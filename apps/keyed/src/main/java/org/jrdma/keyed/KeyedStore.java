@@ -1,5 +1,6 @@
 package org.jrdma.keyed;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -76,7 +77,7 @@ public final class KeyedStore {
      * @param reason why, for the consumer (at most 1024 bytes as UTF-8)
      */
     public void publishError(TransferKey key, String reason) {
-        byte[] text = Objects.requireNonNull(reason, "reason").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] text = Objects.requireNonNull(reason, "reason").getBytes(StandardCharsets.UTF_8);
         if (text.length > KeyedWire.MAX_METADATA) {
             throw new IllegalArgumentException("an error text of " + text.length + " bytes (at most "
                     + KeyedWire.MAX_METADATA + " as UTF-8)");

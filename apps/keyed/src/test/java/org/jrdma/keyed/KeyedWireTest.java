@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.jrdma.ProtocolException;
 import org.jrdma.RemoteBuffer;
@@ -104,7 +105,7 @@ class KeyedWireTest {
     @Test
     void anErrorRoundTripsAndAMalformedOneIsRefused() {
         ByteBuffer b = buffer();
-        byte[] text = "out of memory on the producer".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] text = "out of memory on the producer".getBytes(StandardCharsets.UTF_8);
         int n = KeyedWire.encodeError(b, 11, text);
         KeyedWire.Reply r = KeyedWire.decodeReply(message(b, n));
         assertEquals(KeyedWire.ERROR, r.type());
@@ -123,7 +124,7 @@ class KeyedWireTest {
         ByteBuffer b = buffer();
         int n = KeyedWire.encodeFetch(b, 3, new TransferKey("w", 1), new RemoteBuffer(0x2000, 64, 5), true);
         assertTrue(KeyedWire.decodeFetch(message(b, n)).checksum());
-        ByteBuffer value = ByteBuffer.wrap("123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        ByteBuffer value = ByteBuffer.wrap("123456789".getBytes(StandardCharsets.US_ASCII));
         long crc = KeyedWire.checksum(value, 0, 9);
         assertEquals(0xE3069283L, crc, "CRC-32C's check value");
         n = KeyedWire.encodeDone(b, 3, 9, new byte[] {7}, false, crc);

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jrdma.ChannelHandler;
@@ -81,7 +82,7 @@ public final class KvServer implements AutoCloseable {
      */
     public static KvServer listen(RdmaContext context, InetSocketAddress address, MergeFunction merge, KvOptions options,
                                   KvPushHandler pushes) {
-        return new KvServer(context, address, merge, options, java.util.Objects.requireNonNull(pushes, "pushes"));
+        return new KvServer(context, address, merge, options, Objects.requireNonNull(pushes, "pushes"));
     }
 
     /** A push was applied: the handler answers it (now or later); a handler that throws has it answered now. */

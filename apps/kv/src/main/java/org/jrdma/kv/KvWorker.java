@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 import org.jrdma.ChannelHandler;
 import org.jrdma.ProtocolException;
 import org.jrdma.RdmaChannel;
@@ -77,7 +79,7 @@ public final class KvWorker implements AutoCloseable {
      */
     public static KvWorker connect(RdmaContext context, List<InetSocketAddress> servers, InetAddress local,
                                    KeySlicer slicer) throws InterruptedException, ExecutionException, TimeoutException {
-        KvWorker worker = new KvWorker(context, servers.size(), java.util.Objects.requireNonNull(slicer, "slicer"));
+        KvWorker worker = new KvWorker(context, servers.size(), Objects.requireNonNull(slicer, "slicer"));
         for (InetSocketAddress server : servers) {
             int index = worker.servers.size();
             worker.pushSlots.add(new PushSlots());
@@ -247,7 +249,7 @@ public final class KvWorker implements AutoCloseable {
     }
 
     /** Sends each server with keys its part; one that cannot be sent (its channel closed) fails, it does not hang. */
-    private static void toEachServer(int[][] byServer, KvRequest request, java.util.function.IntConsumer send) {
+    private static void toEachServer(int[][] byServer, KvRequest request, IntConsumer send) {
         for (int s = 0; s < byServer.length; s++) {
             if (byServer[s].length == 0) {
                 continue;

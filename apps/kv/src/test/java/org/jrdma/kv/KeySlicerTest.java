@@ -3,6 +3,7 @@ package org.jrdma.kv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class KeySlicerTest {
@@ -28,7 +29,7 @@ class KeySlicerTest {
             counts[server]++;
         }
         for (int count : counts) {
-            assertTrue(count > 800 && count < 1200, java.util.Arrays.toString(counts));
+            assertTrue(count > 800 && count < 1200, Arrays.toString(counts));
         }
         assertEquals(hashed.serverOf(77, 4), hashed.serverOf(77, 4), "the same key, the same server");
     }

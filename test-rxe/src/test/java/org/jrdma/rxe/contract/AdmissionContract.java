@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -55,7 +56,7 @@ public abstract class AdmissionContract {
             BlockingQueue<ConnectionRequest> seen = new ArrayBlockingQueue<>(8);
             AdmissionPolicy policy = request -> {
                 seen.add(request);
-                return java.util.Arrays.equals(request.data(), TENANT) ? Admission.accept()
+                return Arrays.equals(request.data(), TENANT) ? Admission.accept()
                         : Admission.reject(403, "tenant unknown");
             };
             e.server.listen(address, (ch, m) -> { }, policy);

@@ -9,6 +9,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,7 +68,7 @@ public abstract class AuthenticationContract {
                     () -> connect().get(30, TimeUnit.SECONDS)).getCause();
         }
 
-        java.util.concurrent.CompletableFuture<RdmaChannel> connect() {
+        CompletableFuture<RdmaChannel> connect() {
             return client.connect(address, fabric().clientAddress(), (ch, m) -> { });
         }
 
@@ -95,7 +97,7 @@ public abstract class AuthenticationContract {
             AuthenticationException e = assertInstanceOf(AuthenticationException.class, p.connectFailure());
             assertTrue(e.getMessage().contains("keys differ"), e.getMessage());
             // The server closed its side without opening it for the application.
-            new java.util.concurrent.CountDownLatch(1).await(500, TimeUnit.MILLISECONDS);
+            new CountDownLatch(1).await(500, TimeUnit.MILLISECONDS);
             assertEquals(0, p.serverOpened.get());
             assertEquals(0, p.serverReceived.size());
         }

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,7 +40,7 @@ public abstract class ContextLifecycleContract {
             RegisteredBuffer buffer = ctx.allocate(4096);
             int threads = 8;
             CountDownLatch start = new CountDownLatch(1);
-            java.util.Queue<Throwable> unexpected = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            Queue<Throwable> unexpected = new ConcurrentLinkedQueue<>();
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int id = t;

@@ -1,7 +1,9 @@
 package org.jrdma.rxe.contract;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import org.jrdma.RdmaConfig;
 import org.jrdma.Transport;
@@ -61,11 +63,11 @@ public enum Fabric {
             }
             for (;;) {  // TCP and SHM share the range
                 InetSocketAddress candidate = new InetSocketAddress("127.0.0.1", nextTcpPort++);
-                try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+                try (ServerSocket probe = new ServerSocket()) {
                     probe.setReuseAddress(true);  // as the library's listeners: a port in TIME_WAIT is free
                     probe.bind(candidate);
                     return candidate;
-                } catch (java.io.IOException inUse) {
+                } catch (IOException inUse) {
                     // taken by another process: the next one
                 }
             }
@@ -86,7 +88,7 @@ public enum Fabric {
      * Receiver-not-ready NAKs so far (rxe's hw_counters), which credits must prevent; TCP and shared
      * memory have no such thing: a receiver that cannot take a frame leaves it in the socket or ring.
      */
-    public long receiverNotReadyCount() throws java.io.IOException {
+    public long receiverNotReadyCount() throws IOException {
         return this == VERBS ? MessagingContract.rnrCount() : 0;
     }
 }

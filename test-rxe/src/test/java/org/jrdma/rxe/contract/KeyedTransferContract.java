@@ -14,15 +14,19 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.Access;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.keyed.DataValidationException;
 import org.jrdma.keyed.DestinationTooSmallException;
 import org.jrdma.keyed.FetchCancelledException;
+import org.jrdma.keyed.FetchFailedException;
 import org.jrdma.keyed.FetchTimeoutException;
 import org.jrdma.keyed.Fetched;
 import org.jrdma.keyed.KeyedChannel;
@@ -96,7 +100,7 @@ public abstract class KeyedTransferContract {
     private static void awaitWaiting(KeyedStore store, int n) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (store.waitingFetches() < n && System.nanoTime() < deadline) {
-            new java.util.concurrent.CountDownLatch(1).await(20, TimeUnit.MILLISECONDS);
+            new CountDownLatch(1).await(20, TimeUnit.MILLISECONDS);
         }
         assertEquals(n, store.waitingFetches(), "fetches waiting at the producer");
     }
@@ -184,7 +188,7 @@ public abstract class KeyedTransferContract {
             CompletableFuture<Fetched> fetch = consumer.fetch(later, destination);
             awaitWaiting(s.store, 1);
             assertFalse(fetch.cancel(true), "not cancelled before the producer confirmed");
-            assertThrows(java.util.concurrent.CancellationException.class, () -> fetch.get(60, TimeUnit.SECONDS));
+            assertThrows(CancellationException.class, () -> fetch.get(60, TimeUnit.SECONDS));
             assertTrue(fetch.isCancelled());
             assertEquals(0, s.store.waitingFetches(), "the producer dropped it before the future said so");
             // Publishing now writes nothing into the destination the caller was told is free: a later
@@ -208,9 +212,9 @@ public abstract class KeyedTransferContract {
             awaitWaiting(s.store, 1);
             s.store.publishError(key, "NaN in layer 3 (step 5)");
             Throwable failed = failure(waiting);
-            assertInstanceOf(org.jrdma.keyed.FetchFailedException.class, failed);
-            assertEquals("NaN in layer 3 (step 5)", ((org.jrdma.keyed.FetchFailedException) failed).producerReason());
-            assertInstanceOf(org.jrdma.keyed.FetchFailedException.class, failure(consumer.fetch(key, s.e.client.allocate(64))),
+            assertInstanceOf(FetchFailedException.class, failed);
+            assertEquals("NaN in layer 3 (step 5)", ((FetchFailedException) failed).producerReason());
+            assertInstanceOf(FetchFailedException.class, failure(consumer.fetch(key, s.e.client.allocate(64))),
                     "a later fetch of the key too");
             assertTrue(consumer.channel().isOpen(), "an error leaves the channel open");
         }
@@ -237,7 +241,7 @@ public abstract class KeyedTransferContract {
                 destination.buffer().put(i, (byte) 0x5a); // whose CRC-32C is not the producer's 0x12345678
             }
             Throwable refused = failure(consumer.fetch(new TransferKey("x", 1), destination));
-            assertInstanceOf(org.jrdma.keyed.DataValidationException.class, refused);
+            assertInstanceOf(DataValidationException.class, refused);
             assertEquals(Boolean.TRUE, asked.poll(30, TimeUnit.SECONDS), "the FETCH asked for the checksum");
         }
         // A real producer: values of every size pass the check.

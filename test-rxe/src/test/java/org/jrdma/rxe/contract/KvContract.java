@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -279,7 +280,7 @@ public abstract class KvContract {
                     e.clientAddress);
             long[] keys = keys(6); // over both servers
             int[] lengths = {4, 64, 4096, 8, 65536, 16};
-            int total = java.util.Arrays.stream(lengths).sum();
+            int total = Arrays.stream(lengths).sum();
             RegisteredBuffer values = e.client.allocate(total);
             FloatBuffer in = values.buffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
             for (int j = 0; j < total / 4; j++) {
@@ -292,7 +293,7 @@ public abstract class KvContract {
             RegisteredBuffer merged = e.client.allocate(total, Access.REMOTE_WRITE);
             int[] got = lengths.clone();
             waitFor(worker, worker.pushPull(keys, values, got, merged), "the push-pull");
-            assertEquals(java.util.Arrays.toString(lengths), java.util.Arrays.toString(got));
+            assertEquals(Arrays.toString(lengths), Arrays.toString(got));
             FloatBuffer out = merged.buffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
             for (int j = 0; j < total / 4; j++) {
                 assertEquals(j % 7 + 100 + j % 3, out.get(j), "float " + j + " of the merged values");

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +19,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.jrdma.Access;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaChannel;
@@ -25,6 +31,8 @@ import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.kv.KvException;
 import org.jrdma.kv.KvOptions;
+import org.jrdma.kv.KvPush;
+import org.jrdma.kv.KvPushHandler;
 import org.jrdma.kv.KvServer;
 import org.jrdma.kv.KvWorker;
 import org.jrdma.kv.MergeFunction;
@@ -234,11 +242,11 @@ public abstract class KvRequestContract {
 
     @Test
     void aWorkerThatLeavesInOrderIsNotAWarning() throws Exception {
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger("org.jrdma.kv");
-        BlockingQueue<java.util.logging.LogRecord> records = new LinkedBlockingQueue<>();
-        java.util.logging.Handler collect = new java.util.logging.Handler() {
+        Logger log = Logger.getLogger("org.jrdma.kv");
+        BlockingQueue<LogRecord> records = new LinkedBlockingQueue<>();
+        Handler collect = new Handler() {
             @Override
-            public void publish(java.util.logging.LogRecord record) {
+            public void publish(LogRecord record) {
                 records.add(record);
             }
 
@@ -250,8 +258,8 @@ public abstract class KvRequestContract {
             public void close() {
             }
         };
-        java.util.logging.Level before = log.getLevel();
-        log.setLevel(java.util.logging.Level.ALL);
+        Level before = log.getLevel();
+        log.setLevel(Level.ALL);
         log.addHandler(collect);
         try (Endpoints e = new Endpoints(fabric())) {
             KvServer server = KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), KvOptions.DEFAULTS);
@@ -259,12 +267,12 @@ public abstract class KvRequestContract {
             RegisteredBuffer values = e.client.allocate(8);
             waitFor(worker, worker.push(new long[] {1}, values, new int[] {8}), "a push");
             worker.close();
-            java.util.logging.LogRecord closed;
+            LogRecord closed;
             do {
                 closed = records.poll(60, TimeUnit.SECONDS);
                 assertTrue(closed != null, "the server never noticed the worker leaving");
             } while (!closed.getMessage().contains("closed"));
-            assertTrue(closed.getLevel().intValue() < java.util.logging.Level.WARNING.intValue(),
+            assertTrue(closed.getLevel().intValue() < Level.WARNING.intValue(),
                     closed.getLevel() + ": " + closed.getMessage());
             server.close();
         } finally {
@@ -296,7 +304,7 @@ public abstract class KvRequestContract {
         try (Endpoints e = new Endpoints(fabric())) {
             KvServer even = KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), KvOptions.DEFAULTS);
             KvServer odd = KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), KvOptions.DEFAULTS);
-            List<java.net.InetSocketAddress> both = List.of(even.localAddress(), odd.localAddress());
+            List<InetSocketAddress> both = List.of(even.localAddress(), odd.localAddress());
             KvWorker worker = KvWorker.connect(e.client, both, e.clientAddress, (key, servers) -> (int) (key & 1));
             RegisteredBuffer values = e.client.allocate(64);
             waitFor(worker, worker.push(new long[] {2, 3, 4}, values, new int[] {4, 4, 4}), "the push");
@@ -312,12 +320,12 @@ public abstract class KvRequestContract {
 
     @Test
     void aPushHandlerThatAnswersARoundOnlyWhenEveryWorkerPushedGivesSynchronousAggregation() throws Exception {
-        List<org.jrdma.kv.KvPush> round = new java.util.ArrayList<>();
-        org.jrdma.kv.KvPushHandler everyWorker = push -> {
+        List<KvPush> round = new ArrayList<>();
+        KvPushHandler everyWorker = push -> {
             synchronized (round) {
                 round.add(push);
                 if (round.size() == 2) { // both workers of the round pushed: answer them all
-                    round.forEach(org.jrdma.kv.KvPush::answer);
+                    round.forEach(KvPush::answer);
                     round.clear();
                 }
             }

@@ -5,12 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -32,7 +39,7 @@ public abstract class MessagingContract {
 
     /** Echoes every message back on the same channel. */
     public static final class Echo implements ChannelHandler {
-        private final java.util.Map<RdmaChannel, RegisteredBuffer> buffers = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<RdmaChannel, RegisteredBuffer> buffers = new ConcurrentHashMap<>();
         private final org.jrdma.RdmaContext context;
 
         public Echo(org.jrdma.RdmaContext context) {
@@ -118,7 +125,7 @@ public abstract class MessagingContract {
                     out.buffer().put(data);
                     channel.send(out, 0, size).get(10, TimeUnit.SECONDS);
                     byte[] echoed = replies.poll(10, TimeUnit.SECONDS);
-                    assertTrue(java.util.Arrays.equals(data, echoed), "size " + size);
+                    assertTrue(Arrays.equals(data, echoed), "size " + size);
                 }
             }
             IllegalArgumentException tooLarge = assertThrows(IllegalArgumentException.class, () -> channel.send(out, 0, max + 1));
@@ -142,7 +149,7 @@ public abstract class MessagingContract {
             // the sender outruns it many times over and must wait for credits instead of failing.
             e.listen(address, (ch, message) -> {
                 message.retain();
-                long value = message.payload().order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(0);
+                long value = message.payload().order(ByteOrder.LITTLE_ENDIAN).getLong(0);
                 slow.execute(() -> {
                     synchronized (received) {
                         received.add(value);
@@ -164,7 +171,7 @@ public abstract class MessagingContract {
             List<RegisteredBuffer> buffers = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 RegisteredBuffer b = e.client.allocate(256);
-                b.buffer().order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, i);
+                b.buffer().order(ByteOrder.LITTLE_ENDIAN).putLong(0, i);
                 buffers.add(b);
                 sends.add(channel.send(b, 0, 256));
             }
@@ -276,18 +283,18 @@ public abstract class MessagingContract {
     }
 
     /** Sum of rxe's rcvd_rnr_err and send_rnr_err counters over all devices. */
-    public static long rnrCount() throws java.io.IOException {
+    public static long rnrCount() throws IOException {
         long sum = 0;
         for (String device : RxeEnvironment.requireDevices()) {
-            java.nio.file.Path counters = RxeEnvironment.SYSFS.resolve(device).resolve("ports/1/hw_counters");
+            Path counters = RxeEnvironment.SYSFS.resolve(device).resolve("ports/1/hw_counters");
             for (String name : new String[] {"rcvd_rnr_err", "send_rnr_err"}) {
-                sum += Long.parseLong(java.nio.file.Files.readString(counters.resolve(name)).trim());
+                sum += Long.parseLong(Files.readString(counters.resolve(name)).trim());
             }
         }
         return sum;
     }
 
     static ByteBuffer le(ByteBuffer b) {
-        return b.order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        return b.order(ByteOrder.LITTLE_ENDIAN);
     }
 }

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -87,7 +89,7 @@ public abstract class OneSidedContract {
             assertEquals(0xC0FFEE, handler.immediates.poll(10, TimeUnit.SECONDS));
             byte[] immData = new byte[512];
             exposed.buffer().position(20_000).get(immData);
-            assertArrayEquals(java.util.Arrays.copyOf(data, 512), immData);
+            assertArrayEquals(Arrays.copyOf(data, 512), immData);
 
             exposed.buffer().order(ByteOrder.nativeOrder()).putLong(4096, 40);
             assertEquals(40L, channel.fetchAndAdd(remote, 4096, 2).get(10, TimeUnit.SECONDS));
@@ -154,7 +156,7 @@ public abstract class OneSidedContract {
     void revokedTokenFailsWithRemoteAccessErrorAndClosesOnlyThatChannel() throws Exception {
         try (Endpoints e = new Endpoints(fabric())) {
             InetSocketAddress address = e.address();
-            RegisteredBuffer exposed = e.server.register(java.nio.ByteBuffer.allocateDirect(4096), Access.REMOTE_WRITE);
+            RegisteredBuffer exposed = e.server.register(ByteBuffer.allocateDirect(4096), Access.REMOTE_WRITE);
             RegisteredBuffer other = e.server.allocate(4096, Access.REMOTE_WRITE);
             e.listen(address, new Exposing(exposed));
             RdmaChannel victim = e.connect(address, (ch, m) -> { });

@@ -59,7 +59,7 @@ public final class Processes {
                 for (String line; (line = in.readLine()) != null; ) {
                     lines.add(line);
                 }
-            } catch (java.io.IOException ignored) {
+            } catch (IOException ignored) {
                 // the process died
             }
         });

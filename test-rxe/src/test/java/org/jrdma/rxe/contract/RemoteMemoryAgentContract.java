@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jrdma.Access;
 import org.jrdma.AgentLimits;
 import org.jrdma.AgentTimeoutException;
@@ -67,11 +71,11 @@ public abstract class RemoteMemoryAgentContract {
         assertEquals(expected, now, "memory registrations on " + device + " " + when);
     }
 
-    private static <T> T get(java.util.concurrent.CompletableFuture<T> future) throws Exception {
+    private static <T> T get(CompletableFuture<T> future) throws Exception {
         return future.get(60, TimeUnit.SECONDS);
     }
 
-    private static Throwable failure(java.util.concurrent.CompletableFuture<?> future) {
+    private static Throwable failure(CompletableFuture<?> future) {
         return assertThrows(ExecutionException.class, () -> future.get(60, TimeUnit.SECONDS)).getCause();
     }
 
@@ -214,7 +218,7 @@ public abstract class RemoteMemoryAgentContract {
         try (Endpoints e = new Endpoints(fabric())) {
             InetSocketAddress address = e.address();
             BlockingQueue<Object> seen = new ArrayBlockingQueue<>(8);
-            java.util.concurrent.atomic.AtomicReference<RdmaChannel> serverSide = new java.util.concurrent.atomic.AtomicReference<>();
+            AtomicReference<RdmaChannel> serverSide = new AtomicReference<>();
             RegisteredBuffer serverOut = e.server.allocate(64);
             ChannelHandler server = new ChannelHandler() {
                 @Override
@@ -232,7 +236,7 @@ public abstract class RemoteMemoryAgentContract {
             };
             e.listen(address, server);
             RdmaChannel channel = e.connect(address, (ch, m) -> { });
-            serverOut.buffer().put(0, "hello".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            serverOut.buffer().put(0, "hello".getBytes(StandardCharsets.US_ASCII));
             RegisteredBuffer shared = e.client.allocate(4096); // local only: the token is its own registration
             RegisteredBuffer note = e.client.allocate(64);
             RemoteBuffer sent = get(channel.sendToken(shared, Access.REMOTE_WRITE));
@@ -240,8 +244,8 @@ public abstract class RemoteMemoryAgentContract {
             assertEquals(sent, seen.poll(30, TimeUnit.SECONDS), "the token arrives first, as it was sent");
             Object first = seen.poll(30, TimeUnit.SECONDS);
             Object second = seen.poll(30, TimeUnit.SECONDS);
-            assertTrue(java.util.Set.of(first, second).equals(java.util.Set.of("message", "written")), first + ", " + second);
-            assertEquals("hello", java.nio.charset.StandardCharsets.US_ASCII.decode(shared.buffer().limit(5)).toString());
+            assertTrue(Set.of(first, second).equals(Set.of("message", "written")), first + ", " + second);
+            assertEquals("hello", StandardCharsets.US_ASCII.decode(shared.buffer().limit(5)).toString());
             assertEquals(4096, sent.length());
 
             // Write-only: the peer cannot read through it.

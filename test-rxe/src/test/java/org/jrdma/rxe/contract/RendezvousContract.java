@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -40,7 +41,7 @@ public abstract class RendezvousContract {
 
     /** Checks every message against the pattern of the next expected seed, in order. */
     static final class Checker implements ChannelHandler {
-        final List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        final List<String> errors = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch all;
         private final int[] sizes;
         private int next;
@@ -128,8 +129,8 @@ public abstract class RendezvousContract {
         try (Endpoints e = new Endpoints(fabric())) {
             InetSocketAddress address = e.address();
             Map<RdmaChannel, Long> lastSeed = new ConcurrentHashMap<>();
-            List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
-            List<String> trace = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<String> errors = Collections.synchronizedList(new ArrayList<>());
+            List<String> trace = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch all = new CountDownLatch(channels * perChannel);
             e.listen(address, new ChannelHandler() {
                 @Override
@@ -170,7 +171,7 @@ public abstract class RendezvousContract {
             }
             try {
                 CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(180, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException failed) {
+            } catch (ExecutionException failed) {
                 throw new AssertionError("a send failed; receiving side: " + errors + "; delivered: " + trace, failed.getCause());
             }
             assertTrue(all.await(60, TimeUnit.SECONDS), "not every message arrived");

@@ -3,6 +3,8 @@ package org.jrdma.rxe.contract;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -99,7 +101,7 @@ public final class ResourceBaseline implements BeforeAllCallback, AfterAllCallba
                 String target;
                 try {
                     target = Files.readSymbolicLink(fd).toString();
-                } catch (java.io.IOException gone) {
+                } catch (IOException gone) {
                     continue; // closed while listing (the listing's own descriptor, among others)
                 }
                 if (target.startsWith("/dev/infiniband/") || target.equals("anon_inode:[eventfd]")
@@ -128,8 +130,8 @@ public final class ResourceBaseline implements BeforeAllCallback, AfterAllCallba
      * collection and on another thread: collect until the count of direct buffers stops falling.
      */
     public static long memoryOutsideTheHeap() throws Exception {
-        java.lang.management.BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(
-                java.lang.management.BufferPoolMXBean.class).stream().filter(b -> b.getName().equals("direct")).findFirst()
+        BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(
+                BufferPoolMXBean.class).stream().filter(b -> b.getName().equals("direct")).findFirst()
                 .orElseThrow();
         long before;
         int rounds = 0;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -65,7 +66,7 @@ class LinkOutageTest {
         ConnectTimeoutException last = null;
         for (int attempt = 1; attempt <= 8; attempt++) {
             try (Endpoints e = new Endpoints(org.jrdma.RdmaConfig.builder().connectTimeoutMillis(5_000))) {
-                java.net.InetSocketAddress address = Endpoints.nextAddress();
+                InetSocketAddress address = Endpoints.nextAddress();
                 e.listen(address, (ch, m) -> { });
                 e.connect(address, (ch, m) -> { }).close();
                 System.out.printf("LinkOutageTest: a new connection worked %.1f s after the test (attempt %d)%n",
@@ -89,7 +90,7 @@ class LinkOutageTest {
             BlockingQueue<AsyncEvent> events = new LinkedBlockingQueue<>();
             e.client.addAsyncEventListener(events::add);
             BlockingQueue<String> arrived = new LinkedBlockingQueue<>();
-            java.net.InetSocketAddress address = Endpoints.nextAddress();
+            InetSocketAddress address = Endpoints.nextAddress();
             e.listen(address, (ch, m) -> {
                 String broken = Patterns.check(m.payload(), SIZE, Patterns.seedOf(m.payload()));
                 arrived.add(broken != null ? broken : "" + Patterns.seedOf(m.payload()));

@@ -101,15 +101,15 @@ class LivenessTest {
             e.listen(address, (ch, m) -> m.retain()); // holds every message: no credit comes back
             RdmaChannel channel = e.connect(address, (ch, m) -> { });
             RegisteredBuffer out = e.client.allocate(64);
-            java.util.List<java.util.concurrent.CompletableFuture<Void>> sends = new java.util.ArrayList<>();
+            List<CompletableFuture<Void>> sends = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 sends.add(channel.send(out, 0, 64));
             }
             int timedOut = 0;
-            for (java.util.concurrent.CompletableFuture<Void> send : sends) {
+            for (CompletableFuture<Void> send : sends) {
                 try {
                     send.get(60, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException failed) {
+                } catch (ExecutionException failed) {
                     // "channel ... is closed", caused by the timeout
                     Throwable cause = failed.getCause();
                     assertInstanceOf(OperationTimeoutException.class,

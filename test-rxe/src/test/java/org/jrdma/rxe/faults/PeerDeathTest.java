@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.Rdma;
@@ -85,7 +87,7 @@ class PeerDeathTest {
             Processes.awaitLine(lines, "LISTENING");
             String local = RxeEnvironment.topology().equals("two") ? RxeEnvironment.ADDRESS_1 : RxeEnvironment.ADDRESS_0;
             RdmaChannel channel = client.connect(new InetSocketAddress(RxeEnvironment.ADDRESS_0, port),
-                    java.net.InetAddress.getByName(local), (ch, m) -> { }).get(60, TimeUnit.SECONDS);
+                    InetAddress.getByName(local), (ch, m) -> { }).get(60, TimeUnit.SECONDS);
             RegisteredBuffer out = client.allocate(SIZE);
             Patterns.fill(out.buffer(), 0, SIZE, 1);
             int before = mrCount(RxeEnvironment.clientDevice());
@@ -100,7 +102,7 @@ class PeerDeathTest {
             for (CompletableFuture<Void> send : sends) {
                 try {
                     send.get(120, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     failed++;
                 }
             }

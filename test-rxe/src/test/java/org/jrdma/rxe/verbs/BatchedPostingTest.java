@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.Access;
 import org.jrdma.RdmaChannel;
@@ -95,7 +97,7 @@ class BatchedPostingTest {
         try (Endpoints e = new Endpoints()) {
             InetSocketAddress address = Endpoints.nextAddress();
             RegisteredBuffer exposed = e.server.allocate(4096, Access.REMOTE_WRITE);
-            RegisteredBuffer revoked = e.server.register(java.nio.ByteBuffer.allocateDirect(4096), Access.REMOTE_WRITE);
+            RegisteredBuffer revoked = e.server.register(ByteBuffer.allocateDirect(4096), Access.REMOTE_WRITE);
             e.listen(address, new OneSidedTest.Exposing(exposed));
             RdmaChannel channel = e.connect(address, (ch, m) -> { });
             RemoteBuffer good = exposed.remote();
@@ -129,7 +131,7 @@ class BatchedPostingTest {
     private static Throwable failure(CompletableFuture<?> future) throws Exception {
         try {
             future.get(10, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException expected) {
+        } catch (ExecutionException expected) {
             return expected.getCause();
         }
         throw new AssertionError("the operation succeeded but should have failed");

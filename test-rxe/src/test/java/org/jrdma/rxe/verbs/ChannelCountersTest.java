@@ -3,13 +3,27 @@ package org.jrdma.rxe.verbs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.openmbean.TabularData;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.jrdma.Access;
 import org.jrdma.ChannelCounters;
 import org.jrdma.RdmaChannel;
@@ -29,8 +43,8 @@ class ChannelCountersTest {
 
     @Test
     void aKnownWorkloadGivesExactCountersOnBothSides() throws Exception {
-        java.nio.file.Path jfr = java.nio.file.Files.createTempFile("jrdma", ".jfr");
-        jdk.jfr.Recording recording = new jdk.jfr.Recording();
+        Path jfr = Files.createTempFile("jrdma", ".jfr");
+        Recording recording = new Recording();
         recording.enable("org.jrdma.ChannelOpened");
         recording.enable("org.jrdma.ChannelClosed");
         recording.start();
@@ -79,8 +93,8 @@ class ChannelCountersTest {
 
             channel.close();
             channel.closeFuture().get(10, TimeUnit.SECONDS);
-            java.util.Map<String, Long> before = sent.asMap();
-            java.util.Map<String, Long> after = channel.counters().asMap();
+            Map<String, Long> before = sent.asMap();
+            Map<String, Long> after = channel.counters().asMap();
             before.remove("creditMessages"); // the graceful close may return credits
             after.remove("creditMessages");
             assertEquals(before, after, "the counters outlive the channel");
@@ -91,8 +105,8 @@ class ChannelCountersTest {
         recording.dump(jfr);
         recording.close();
         // The JFR events: both ends opened; the client's close carries its counters.
-        List<jdk.jfr.consumer.RecordedEvent> events = jdk.jfr.consumer.RecordingFile.readAllEvents(jfr);
-        java.nio.file.Files.delete(jfr);
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        Files.delete(jfr);
         assertEquals(2, events.stream().filter(ev -> ev.getEventType().getName().equals("org.jrdma.ChannelOpened")).count(),
                 events.toString());
         assertTrue(events.stream().anyMatch(ev -> ev.getEventType().getName().equals("org.jrdma.ChannelClosed")
@@ -101,12 +115,12 @@ class ChannelCountersTest {
 
     @Test
     void theContextSumsItsChannelsOpenAndClosedAndShowsThemInJmx() throws Exception {
-        javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-        java.util.Set<javax.management.ObjectName> before = jmx.queryNames(new javax.management.ObjectName("org.jrdma:type=Context,*"), null);
-        javax.management.ObjectName clientBean;
+        MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+        Set<ObjectName> before = jmx.queryNames(new ObjectName("org.jrdma:type=Context,*"), null);
+        ObjectName clientBean;
         try (Endpoints e = new Endpoints()) {
-            java.util.Set<javax.management.ObjectName> names = new java.util.HashSet<>(
-                    jmx.queryNames(new javax.management.ObjectName("org.jrdma:type=Context,*"), null));
+            Set<ObjectName> names = new HashSet<>(
+                    jmx.queryNames(new ObjectName("org.jrdma:type=Context,*"), null));
             names.removeAll(before);
             assertEquals(2, names.size(), "one MXBean per context: " + names);
             clientBean = names.stream().filter(n -> n.getKeyProperty("device").contains(RxeEnvironment.clientDevice()))
@@ -138,10 +152,10 @@ class ChannelCountersTest {
 
     @Test
     void failuresAreCountedByStatusSlowOperationsRecordedAndTheDeviceCountsPackets() throws Exception {
-        java.nio.file.Path jfr = java.nio.file.Files.createTempFile("jrdma", ".jfr");
-        jdk.jfr.Recording recording = new jdk.jfr.Recording();
+        Path jfr = Files.createTempFile("jrdma", ".jfr");
+        Recording recording = new Recording();
         recording.enable("org.jrdma.OperationFailed");
-        recording.enable("org.jrdma.SlowOperation").withThreshold(java.time.Duration.ZERO); // every operation is "slow"
+        recording.enable("org.jrdma.SlowOperation").withThreshold(Duration.ZERO); // every operation is "slow"
         recording.start();
         try (Endpoints e = new Endpoints()) {
             InetSocketAddress address = Endpoints.nextAddress();
@@ -157,23 +171,23 @@ class ChannelCountersTest {
             assertTrue(received.await(30, TimeUnit.SECONDS));
             long packetsAfter = e.client.deviceCounters().get("sent_pkts");
             assertTrue(packetsAfter >= packetsBefore + 20, packetsBefore + " -> " + packetsAfter + " packets for 20 messages");
-            assertEquals(java.util.Map.of(), e.client.operationErrors());
+            assertEquals(Map.of(), e.client.operationErrors());
 
             // A write with a key the server never handed out: REM_ACCESS_ERR, counted once by status.
             RegisteredBuffer target = e.server.allocate(4096, Access.REMOTE_WRITE);
             RemoteBuffer wrongKey = new RemoteBuffer(target.remote().address(), 4096, target.remote().rkey() + 1);
-            java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                    java.util.concurrent.ExecutionException.class, () -> channel.write(out, 0, wrongKey, 0, 64).get(30, TimeUnit.SECONDS));
+            ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    ExecutionException.class, () -> channel.write(out, 0, wrongKey, 0, 64).get(30, TimeUnit.SECONDS));
             assertTrue(refused.getCause().getMessage().contains("REM_ACCESS_ERR"), refused.getCause().getMessage());
-            assertEquals(java.util.Map.of("REM_ACCESS_ERR", 1L), e.client.operationErrors());
+            assertEquals(Map.of("REM_ACCESS_ERR", 1L), e.client.operationErrors());
             assertEquals(1, e.client.counters().failedOperations());
 
-            javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-            javax.management.ObjectName bean = jmx.queryNames(new javax.management.ObjectName("org.jrdma:type=Context,*"), null)
+            MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+            ObjectName bean = jmx.queryNames(new ObjectName("org.jrdma:type=Context,*"), null)
                     .stream().filter(n -> n.getKeyProperty("device").contains(RxeEnvironment.clientDevice())).findFirst().orElseThrow();
-            javax.management.openmbean.TabularData errors = (javax.management.openmbean.TabularData) jmx.getAttribute(bean, "ErrorsByStatus");
+            TabularData errors = (TabularData) jmx.getAttribute(bean, "ErrorsByStatus");
             assertEquals(1L, errors.get(new Object[] {"REM_ACCESS_ERR"}).get("value"));
-            assertTrue(((javax.management.openmbean.TabularData) jmx.getAttribute(bean, "DeviceCounters")).size() > 0);
+            assertTrue(((TabularData) jmx.getAttribute(bean, "DeviceCounters")).size() > 0);
             assertTrue((Integer) jmx.getAttribute(bean, "CompletionQueueCapacity") > 0);
             assertTrue((Integer) jmx.getAttribute(bean, "CompletionQueueResizes") >= 0);
             out.close();
@@ -182,8 +196,8 @@ class ChannelCountersTest {
         recording.stop();
         recording.dump(jfr);
         recording.close();
-        List<jdk.jfr.consumer.RecordedEvent> events = jdk.jfr.consumer.RecordingFile.readAllEvents(jfr);
-        java.nio.file.Files.delete(jfr);
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        Files.delete(jfr);
         assertEquals(1, events.stream().filter(ev -> ev.getEventType().getName().equals("org.jrdma.OperationFailed")
                 && ev.getString("operation").equals("RDMA_WRITE") && ev.getString("status").equals("REM_ACCESS_ERR")).count(),
                 events.toString());

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -89,7 +90,7 @@ class ConnectCloseCyclesTest {
     }
 
     private static Map<String, Integer> withoutKept(Map<String, Integer> counts) {
-        Map<String, Integer> rest = new java.util.TreeMap<>(counts);
+        Map<String, Integer> rest = new TreeMap<>(counts);
         rest.keySet().removeIf(k -> k.endsWith(".mr"));
         return rest;
     }

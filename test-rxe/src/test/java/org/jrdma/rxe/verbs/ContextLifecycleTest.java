@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.jrdma.ConfigurationException;
@@ -67,6 +68,6 @@ class ContextLifecycleTest extends ContextLifecycleContract {
         Map<Thread, StackTraceElement[]> loops = Thread.getAllStackTraces();
         loops.keySet().removeIf(t -> !t.getName().startsWith("jrdma-loop-"));
         assertEquals(0, loops.size(), () -> "event-loop threads left running: " + loops.entrySet().stream()
-                .map(e -> e.getKey().getName() + " " + java.util.Arrays.toString(e.getValue())).toList());
+                .map(e -> e.getKey().getName() + " " + Arrays.toString(e.getValue())).toList());
     }
 }

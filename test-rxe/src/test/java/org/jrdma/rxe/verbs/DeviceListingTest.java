@@ -3,10 +3,12 @@ package org.jrdma.rxe.verbs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.jrdma.Gid;
 import org.jrdma.GidType;
 import org.jrdma.Rdma;
@@ -37,12 +39,12 @@ class DeviceListingTest {
                     assertEquals(type, sysfsName(gid.type()), "type of GID " + gid.index());
                 }
                 // Every valid GID in sysfs (it has a type) is listed.
-                long sysfsValid = java.util.stream.IntStream.range(0, 16)
+                long sysfsValid = IntStream.range(0, 16)
                         .filter(i -> Files.exists(portDir.resolve("gid_attrs/types/" + i)))
                         .filter(i -> {
                             try {
                                 return !Files.readString(portDir.resolve("gid_attrs/types/" + i)).isBlank();
-                            } catch (java.io.IOException e) {
+                            } catch (IOException e) {
                                 return false; // reading an unused entry fails with EINVAL
                             }
                         }).count();

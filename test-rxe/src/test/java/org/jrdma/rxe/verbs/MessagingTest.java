@@ -3,6 +3,7 @@ package org.jrdma.rxe.verbs;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,7 @@ class MessagingTest extends MessagingContract {
                     out.buffer().put(data);
                     channel.send(out, 0, size).get(10, TimeUnit.SECONDS);
                     byte[] echoed = replies.poll(10, TimeUnit.SECONDS);
-                    assertTrue(java.util.Arrays.equals(data, echoed), "maxInline " + maxInline + ", size " + size);
+                    assertTrue(Arrays.equals(data, echoed), "maxInline " + maxInline + ", size " + size);
                 }
             }
         }

@@ -12,6 +12,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -177,7 +178,7 @@ class QueuePairSettingsTest {
 
     private static Pair connect(RdmaContext server, RdmaContext client) throws Exception {
         InetSocketAddress address = new InetSocketAddress(SERVER_IP, nextPort++);
-        List<byte[]> received = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<byte[]> received = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch[] latch = {new CountDownLatch(0)};
         CompletableFuture<RdmaChannel> accepted = new CompletableFuture<>();
         server.listen(address, new ChannelHandler() {
@@ -214,7 +215,7 @@ class QueuePairSettingsTest {
     /** tcpdump on an interface of the VM, RoCE v2 only (UDP 4791), one line per packet. */
     static final class Capture implements AutoCloseable {
         private final Process process;
-        final List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
+        final List<String> lines = Collections.synchronizedList(new ArrayList<>());
         private final Thread reader;
 
         private Capture(Process process, CountDownLatch listening) {

@@ -3,10 +3,14 @@ package org.jrdma.rxe.verbs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Future;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -121,11 +125,11 @@ class RxeContainersTest {
      * /etc/java-17-openjdk and the CA certificates) and the jar, read-only, at their own paths.
      */
     private static GenericContainer<?> withJava(GenericContainer<?> container, Path javaHome, Path jar) throws Exception {
-        java.util.Set<String> binds = new java.util.TreeSet<>();
+        Set<String> binds = new TreeSet<>();
         binds.add(javaHome.toString());
-        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(javaHome)) {
+        try (Stream<Path> files = Files.walk(javaHome)) {
             for (Path p : (Iterable<Path>) files::iterator) {
-                if (java.nio.file.Files.isSymbolicLink(p) && java.nio.file.Files.exists(p)) { // skip dangling links
+                if (Files.isSymbolicLink(p) && Files.exists(p)) { // skip dangling links
                     Path target = p.toRealPath();
                     if (!target.startsWith(javaHome.toRealPath())) {
                         binds.add(target.toString());

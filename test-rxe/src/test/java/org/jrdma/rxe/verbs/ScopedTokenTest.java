@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.Access;
@@ -97,7 +98,7 @@ class ScopedTokenTest {
         try (Endpoints e = new Endpoints()) {
             RegisteredBuffer local = e.server.allocate(4096);
             assertThrows(IllegalStateException.class, local::rkey);
-            assertEquals(java.util.Set.of(), local.access());
+            assertEquals(Set.of(), local.access());
         }
     }
 }
