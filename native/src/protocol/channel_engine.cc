@@ -98,9 +98,9 @@ void ChannelEngine::open_locked() {
   const auto now = std::chrono::steady_clock::now();
   keepalive_.start(now);
   operations_.start(now);
-  if (auth_.pending) {
-    auth_.deadline = now + std::chrono::milliseconds(options_.auth_timeout_ms);
-    if (auth_.client) send_client_proof_locked();
+  if (auth_.pending()) {
+    auth_.set_deadline(now + std::chrono::milliseconds(options_.auth_timeout_ms));
+    if (auth_.client()) send_client_proof_locked();
     return;  // kChannelOpen once the peer's proof is checked (receive_auth_locked)
   }
   if (grant_remote_access_locked()) announce_open_locked();
@@ -432,7 +432,7 @@ void ChannelEngine::close() {
 
 void ChannelEngine::abort(ClosedCause cause, int32_t code, int64_t detail, int64_t detail2) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (auth_.pending && cause == ClosedCause::kPeerDisconnected) {
+  if (auth_.pending() && cause == ClosedCause::kPeerDisconnected) {
     // The peer hung up before proving the key: it refused our proof (another key), or is no jrdma peer.
     return finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kAuthFailed),
                          static_cast<int64_t>(AuthFailure::kPeerHungUp));
@@ -443,7 +443,7 @@ void ChannelEngine::abort(ClosedCause cause, int32_t code, int64_t detail, int64
 void ChannelEngine::finish_locked(ClosedCause cause, int32_t code, int64_t detail, int64_t detail2) {
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
-  auth_.pending = false;
+  auth_.stop();
   queue_.clear();
   operations_.clear();
   chain_.clear();

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "protocol/agent.h"
+#include "protocol/authentication.h"
 #include "protocol/channel_counters.h"
 #include "protocol/event_record.h"
 #include "protocol/keepalive.h"
@@ -168,7 +169,7 @@ class ChannelEngine {
   void expire_agent_requests_locked(std::chrono::steady_clock::time_point now);
   // Authentication (channel_engine_auth.cc).
   void announce_open_locked();
-  void send_auth_locked(const uint8_t* nonce, const uint8_t* proof);
+  void send_auth_locked(const AuthMessage& message);
   void send_client_proof_locked();
   void receive_auth_locked(uint32_t slot);
   void chain_control_locked(uint32_t slot, std::size_t payload);
@@ -222,14 +223,7 @@ class ChannelEngine {
   uint32_t reads_in_flight_ = 0;         // READs of incoming transfers, all of them
   std::deque<ControlMessage> controls_;  // answers waiting for a credit or a slot
   AgentState agent_;
-  struct Authentication {
-    bool pending = false;  // the peer has not proven the key yet: nothing but CREDIT and AUTH from it
-    bool client = false;
-    bool confirming = false;  // server: the client's proof checked, ours sent; opens on the client's confirmation
-    uint8_t server_nonce[wire::kNonceSize] = {};
-    uint8_t client_nonce[wire::kNonceSize] = {};
-    std::chrono::steady_clock::time_point deadline{};
-  } auth_;
+  Authentication auth_;               // while pending, the peer may send nothing but CREDIT and AUTH
   std::deque<PostedReceive> posted_;  // receives the application posted, in order
   DeliveryQueue deliveries_;
   std::chrono::steady_clock::time_point close_deadline_{};

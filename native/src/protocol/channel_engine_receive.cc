@@ -27,7 +27,7 @@ void ChannelEngine::on_receive(uint32_t slot, uint32_t byte_len) {
     return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kMessageOutOfOrder));
   ++next_receive_id_;
   credits_ += h.credits;
-  if (auth_.pending && h.type != wire::MessageType::kCredit && h.type != wire::MessageType::kAuth) {
+  if (auth_.pending() && h.type != wire::MessageType::kCredit && h.type != wire::MessageType::kAuth) {
     return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kNotAuthenticated));
   }
   switch (h.type) {
@@ -267,7 +267,7 @@ void ChannelEngine::on_immediate(uint32_t slot, uint32_t immediate) {
   if (!ring_.arrive(slot)) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kUnexpectedReceive));
   keepalive_.heard();  // the peer is alive
   open_locked();
-  if (auth_.pending) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kNotAuthenticated));
+  if (auth_.pending()) return protocol_error_locked(static_cast<int32_t>(ProtocolViolation::kNotAuthenticated));
   sink_.emit(make_record(EventKind::kImmediate, key_, static_cast<int32_t>(slot), static_cast<int32_t>(immediate)));
 }
 

@@ -12,7 +12,7 @@ void ChannelEngine::tick(std::chrono::steady_clock::time_point now) {
   if (state_ == State::kClosing && now >= close_deadline_) {
     finish_locked(ClosedCause::kGracefulTimeout, 0, options_.graceful_close_ms);
   }
-  if (state_ == State::kOpen && auth_.pending && now >= auth_.deadline) {
+  if (state_ == State::kOpen && auth_.expired(now)) {
     finish_locked(ClosedCause::kConnectFailed, static_cast<int32_t>(ChannelFailure::kAuthFailed),
                   static_cast<int64_t>(AuthFailure::kTimedOut), options_.auth_timeout_ms);
   }
