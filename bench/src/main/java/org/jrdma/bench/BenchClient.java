@@ -26,6 +26,7 @@ import org.jrdma.RdmaContext;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
+import org.jrdma.Transport;
 
 /**
  * The active side: one channel per test and size. Latency tests are driven from the event-loop
@@ -149,7 +150,7 @@ final class BenchClient {
                 long start = System.nanoTime();
                 channel.write(out, 0, remote, 0, length);
                 if (!MemoryPoller.await(buffer.buffer(), last, i, System.nanoTime() + TimeUnit.SECONDS.toNanos(30),
-                        context.transport() != org.jrdma.Transport.VERBS)) {
+                        context.transport() != Transport.VERBS)) {
                     throw new IllegalStateException("write_lat: the echo of iteration " + i + " never arrived");
                 }
                 if (i > warmup) {

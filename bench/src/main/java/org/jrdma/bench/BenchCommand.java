@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
+import org.jrdma.Transport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -216,7 +217,7 @@ final class BenchCommand implements Callable<Integer> {
      */
     static void emulationNotice(RdmaContext ctx, PrintStream out) {
         String name = ctx.device().name();
-        if (ctx.transport() != org.jrdma.Transport.VERBS) {
+        if (ctx.transport() != Transport.VERBS) {
             out.println("note: " + ctx.transport() + " transport (no RDMA device used): these figures measure sockets or"
                     + " shared memory and the peer's library serving one-sided operations, not RDMA");
             return;

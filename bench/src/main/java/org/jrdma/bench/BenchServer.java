@@ -13,6 +13,7 @@ import org.jrdma.RdmaMessage;
 import org.jrdma.RdmaServer;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
+import org.jrdma.Transport;
 
 /**
  * The passive side of the benchmarks: for each channel it reads the control message, exposes a
@@ -85,7 +86,7 @@ final class BenchServer implements ChannelHandler, AutoCloseable {
         RemoteBuffer client = session.control.clientBuffer();
         for (int i = 1; i <= session.control.iterations(); i++) {
             if (!MemoryPoller.await(session.exposed.buffer(), last, i, System.nanoTime() + TimeUnit.SECONDS.toNanos(30),
-                    context.transport() != org.jrdma.Transport.VERBS)) {
+                    context.transport() != Transport.VERBS)) {
                 log.println("write_lat server: iteration " + i + " never arrived");
                 return;
             }

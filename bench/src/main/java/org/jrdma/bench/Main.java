@@ -5,6 +5,7 @@ import java.net.UnknownHostException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.jrdma.ConfigurationException;
+import org.jrdma.Rdma;
 import org.jrdma.RdmaException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -77,8 +78,8 @@ public final class Main implements Callable<Integer> {
         public String[] getVersion() {
             String tool = Main.class.getPackage().getImplementationVersion();
             return List.of("jrdma-bench " + (tool == null ? "(development build)" : tool),
-                    "jrdma native library: " + (org.jrdma.Rdma.isAvailable() ? org.jrdma.Rdma.libraryVersion()
-                            : "not available: " + org.jrdma.Rdma.unavailabilityCause())).toArray(String[]::new);
+                    "jrdma native library: " + (Rdma.isAvailable() ? Rdma.libraryVersion()
+                            : "not available: " + Rdma.unavailabilityCause())).toArray(String[]::new);
         }
     }
 }

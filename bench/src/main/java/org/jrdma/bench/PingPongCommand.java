@@ -12,6 +12,7 @@ import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.Transport;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -82,7 +83,7 @@ final class PingPongCommand implements Callable<Integer> {
      * RDMA device) the loopback address.
      */
     static InetAddress gidAddress(RdmaContext ctx) {
-        if (ctx.transport() != org.jrdma.Transport.VERBS) {
+        if (ctx.transport() != Transport.VERBS) {
             return InetAddress.getLoopbackAddress();
         }
         return ctx.port().gids().stream().filter(g -> g.index() == ctx.gidIndex()).findFirst()

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.RdmaClosedException;
 
 /**
  * Registered memory in size classes (4 KiB to 1 MiB, powers of two). Each class carves 2 MiB slabs,
@@ -97,7 +98,7 @@ final class BufferPool {
         private void grow() {
             synchronized (BufferPool.this) {
                 if (closed) {
-                    throw new org.jrdma.RdmaClosedException("the buffer pool of " + context.device().name() + " is closed");
+                    throw new RdmaClosedException("the buffer pool of " + context.device().name() + " is closed");
                 }
             }
             int bytes = Math.max(SLAB_BYTES, blockSize);

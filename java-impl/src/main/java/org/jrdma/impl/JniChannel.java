@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.jrdma.AuthenticationException;
 import org.jrdma.ChannelCounters;
 import org.jrdma.ChannelHandler;
 import org.jrdma.RdmaChannel;
@@ -436,7 +437,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
         }
         connected.completeExceptionally(reported != null ? reported : error);
         ChannelHandler h = handler;
-        if (!opened && reported instanceof org.jrdma.AuthenticationException) {
+        if (!opened && reported instanceof AuthenticationException) {
             LOG.log(Level.WARNING, reported.getMessage()); // an incoming one has no future to carry it
         }
         if (h != null && opened) { // a channel that never opened for the application does not close for it

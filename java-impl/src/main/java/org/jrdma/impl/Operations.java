@@ -1,5 +1,6 @@
 package org.jrdma.impl;
 
+import org.jrdma.Access;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
 
@@ -57,7 +58,7 @@ final class Operations {
     }
 
     /** A request for the peer to allocate {@code size} bytes with these rights (remote-memory agent). */
-    static ChannelOp allocateRemote(int size, org.jrdma.Access... access) {
+    static ChannelOp allocateRemote(int size, Access... access) {
         if (size <= 0) {
             throw new IllegalArgumentException("size must be positive: " + size);
         }
@@ -70,19 +71,19 @@ final class Operations {
     }
 
     /** Hands the peer {@code token}, a registration of exactly the buffer's bytes (held while it is sent). */
-    static ChannelOp sendToken(BufferBase buffer, MemoryRegistration token, org.jrdma.Access... access) {
+    static ChannelOp sendToken(BufferBase buffer, MemoryRegistration token, Access... access) {
         return new ChannelOp(ChannelOp.Kind.SEND_TOKEN, buffer, 0, 0, token.address, token.rkey, remoteRights(access),
                 token.length, 0);
     }
 
     /** The buffer behind a token to be sent: a jrdma buffer of this context. */
-    static BufferBase tokenSource(JniContext context, RegisteredBuffer buffer, org.jrdma.Access... access) {
+    static BufferBase tokenSource(JniContext context, RegisteredBuffer buffer, Access... access) {
         remoteRights(access);
         return local(context, buffer, 0, 0);
     }
 
     /** The wire's rights bits; at least one right, or the memory would be no use to the peer. */
-    private static int remoteRights(org.jrdma.Access... access) {
+    private static int remoteRights(Access... access) {
         int bits = AccessFlags.wire(access);
         if (bits == 0) {
             throw new IllegalArgumentException("name the rights the peer gets: at least one of REMOTE_READ, REMOTE_WRITE,"

@@ -10,6 +10,7 @@ import org.jrdma.Rdma;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
+import org.jrdma.RdmaServer;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.RemoteBuffer;
 import org.jrdma.Transport;
@@ -42,7 +43,7 @@ public final class WithoutRdmaCoreMain {
             System.out.println("default open: " + server.transport());
             RegisteredBuffer target = server.allocate(64, Access.REMOTE_WRITE);
             CompletableFuture<String> echoed = new CompletableFuture<>();
-            org.jrdma.RdmaServer listening = server.listen(new InetSocketAddress("127.0.0.1", 0), (channel, message) -> {
+            RdmaServer listening = server.listen(new InetSocketAddress("127.0.0.1", 0), (channel, message) -> {
                 RegisteredBuffer reply = server.allocate(64);
                 reply.buffer().put(message.payload());
                 channel.send(reply, 0, message.length()).whenComplete((v, e) -> reply.close());

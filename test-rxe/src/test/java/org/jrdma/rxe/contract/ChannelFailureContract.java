@@ -19,9 +19,11 @@ import org.jrdma.ConnectTimeoutException;
 import org.jrdma.ConnectionException;
 import org.jrdma.ConnectionRefusedException;
 import org.jrdma.ConnectionRejectedException;
+import org.jrdma.Rdma;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
@@ -67,7 +69,7 @@ public abstract class ChannelFailureContract {
                     serverSaw.complete(rejection);
                 }
             });
-            try (org.jrdma.RdmaContext bigEager = org.jrdma.Rdma.open(fabric().clientConfig(RdmaConfig.builder().eagerSize(8192)))) {
+            try (RdmaContext bigEager = Rdma.open(fabric().clientConfig(RdmaConfig.builder().eagerSize(8192)))) {
                 ExecutionException failed = assertThrows(ExecutionException.class,
                         () -> bigEager.connect(address, e.clientAddress, (ch, m) -> { }).get(30, TimeUnit.SECONDS));
                 ConnectionRejectedException client = assertInstanceOf(ConnectionRejectedException.class, failed.getCause());
@@ -164,7 +166,7 @@ public abstract class ChannelFailureContract {
         assertTrue(channel.closeFuture().get(10, TimeUnit.SECONDS) instanceof RdmaClosedException);
         e.server.close();
         assertInstanceOf(ConnectionException.class, assertThrows(ExecutionException.class, () -> {
-            try (org.jrdma.RdmaContext again = org.jrdma.Rdma.open(fabric().clientConfig(RdmaConfig.builder()))) {
+            try (RdmaContext again = Rdma.open(fabric().clientConfig(RdmaConfig.builder()))) {
                 again.connect(address, e.clientAddress, (ch, m) -> { }).get(30, TimeUnit.SECONDS);
             }
         }).getCause(), "the server is gone: refused");
@@ -178,7 +180,7 @@ public abstract class ChannelFailureContract {
             InetSocketAddress address = e.address();
             e.listen(address, (ch, m) -> { });
             for (int round = 0; round < 20; round++) {
-                org.jrdma.RdmaContext client = org.jrdma.Rdma.open(fabric().clientConfig(RdmaConfig.builder()));
+                RdmaContext client = Rdma.open(fabric().clientConfig(RdmaConfig.builder()));
                 RdmaChannel channel = client.connect(address, e.clientAddress, (ch, m) -> { }).get(30, TimeUnit.SECONDS);
                 Thread closer = new Thread(client::close);
                 closer.start();

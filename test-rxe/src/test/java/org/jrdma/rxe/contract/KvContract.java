@@ -15,8 +15,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.Access;
+import org.jrdma.ChannelHandler;
 import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.RemoteBuffer;
 import org.jrdma.kv.KvException;
 import org.jrdma.kv.KvOptions;
 import org.jrdma.kv.KvServer;
@@ -238,14 +241,14 @@ public abstract class KvContract {
         try (Endpoints e = new Endpoints(fabric())) {
             KvServer server = KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), options);
             KvWorker good = KvWorker.connect(e.client, List.of(server.localAddress()), e.clientAddress);
-            CompletableFuture<org.jrdma.RemoteBuffer> token = new CompletableFuture<>();
-            RdmaChannel raw = e.client.connect(server.localAddress(), e.clientAddress, new org.jrdma.ChannelHandler() {
+            CompletableFuture<RemoteBuffer> token = new CompletableFuture<>();
+            RdmaChannel raw = e.client.connect(server.localAddress(), e.clientAddress, new ChannelHandler() {
                 @Override
-                public void onMessage(RdmaChannel channel, org.jrdma.RdmaMessage message) {
+                public void onMessage(RdmaChannel channel, RdmaMessage message) {
                 }
 
                 @Override
-                public void onToken(RdmaChannel channel, org.jrdma.RemoteBuffer t) {
+                public void onToken(RdmaChannel channel, RemoteBuffer t) {
                     token.complete(t);
                 }
             }).get(30, TimeUnit.SECONDS);
@@ -255,7 +258,7 @@ public abstract class KvContract {
             b.put(32, new byte[8192]).put(0, (byte) 1).put(1, (byte) 0).putShort(2, (short) 0).putInt(4, 1).putLong(8, 1)
                     .putLong(16, 7).putInt(24, 8192).putInt(28, 0);
             raw.send(out, 0, 16 + 16 + 8192).get(30, TimeUnit.SECONDS);
-            org.jrdma.RemoteBuffer slot = token.get(60, TimeUnit.SECONDS);
+            RemoteBuffer slot = token.get(60, TimeUnit.SECONDS);
             // ...then a write into it naming slot 5, which it was never given.
             raw.writeWithImmediate(out, 32, slot, 0, 8192, 5);
             raw.closeFuture().get(60, TimeUnit.SECONDS);

@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jrdma.ChannelHandler;
 import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RdmaServer;
 import org.jrdma.RegisteredBuffer;
@@ -40,9 +42,9 @@ public abstract class MessagingContract {
     /** Echoes every message back on the same channel. */
     public static final class Echo implements ChannelHandler {
         private final Map<RdmaChannel, RegisteredBuffer> buffers = new ConcurrentHashMap<>();
-        private final org.jrdma.RdmaContext context;
+        private final RdmaContext context;
 
-        public Echo(org.jrdma.RdmaContext context) {
+        public Echo(RdmaContext context) {
             this.context = context;
         }
 
@@ -110,7 +112,7 @@ public abstract class MessagingContract {
     @Test
     void pingPongOfManySizesKeepsContent() throws Exception {
         // Sizes on both sides of the eager limit (4080 bytes): above it the echo goes by rendezvous.
-        try (Endpoints e = new Endpoints(fabric(), org.jrdma.RdmaConfig.builder().maxMessageSize(6000))) {
+        try (Endpoints e = new Endpoints(fabric(), RdmaConfig.builder().maxMessageSize(6000))) {
             InetSocketAddress address = e.address();
             RdmaServer server = e.listen(address, new Echo(e.server));
             BlockingQueue<byte[]> replies = new LinkedBlockingQueue<>();

@@ -22,6 +22,7 @@ import org.jrdma.ChannelHandler;
 import org.jrdma.RdmaChannel;
 import org.jrdma.PollMode;
 import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.Test;
@@ -186,11 +187,11 @@ public abstract class RendezvousContract {
         final BlockingQueue<String> events = new LinkedBlockingQueue<>();
         final List<CompletableFuture<Integer>> receives = new ArrayList<>();
         final List<RegisteredBuffer> buffers = new ArrayList<>();
-        private final org.jrdma.RdmaContext context;
+        private final RdmaContext context;
         private final int[] receiveSizes;
         private RegisteredBuffer ready;
 
-        Poster(org.jrdma.RdmaContext context, int... receiveSizes) {
+        Poster(RdmaContext context, int... receiveSizes) {
             this.context = context;
             this.receiveSizes = receiveSizes;
         }

@@ -18,6 +18,7 @@ import org.jrdma.AsyncEventType;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.ConnectTimeoutException;
+import org.jrdma.RdmaConfig;
 import org.jrdma.rxe.contract.Endpoints;
 import org.jrdma.rxe.contract.Patterns;
 import org.jrdma.rxe.contract.Processes;
@@ -65,7 +66,7 @@ class LinkOutageTest {
         long start = System.nanoTime();
         ConnectTimeoutException last = null;
         for (int attempt = 1; attempt <= 8; attempt++) {
-            try (Endpoints e = new Endpoints(org.jrdma.RdmaConfig.builder().connectTimeoutMillis(5_000))) {
+            try (Endpoints e = new Endpoints(RdmaConfig.builder().connectTimeoutMillis(5_000))) {
                 InetSocketAddress address = Endpoints.nextAddress();
                 e.listen(address, (ch, m) -> { });
                 e.connect(address, (ch, m) -> { }).close();
@@ -86,7 +87,7 @@ class LinkOutageTest {
     void anIdleChannelSurvivesAnOutageAndCarriesMessagesAfterIt() throws Exception {
         Assumptions.assumeTrue(RxeEnvironment.topology().equals("two"), "needs the client on its own link (topology two)");
         // No keepalive: a keepalive sent during the outage is a send like any other (it would fail the channel).
-        try (Endpoints e = new Endpoints(org.jrdma.RdmaConfig.builder().keepaliveMillis(0))) {
+        try (Endpoints e = new Endpoints(RdmaConfig.builder().keepaliveMillis(0))) {
             BlockingQueue<AsyncEvent> events = new LinkedBlockingQueue<>();
             e.client.addAsyncEventListener(events::add);
             BlockingQueue<String> arrived = new LinkedBlockingQueue<>();

@@ -19,6 +19,7 @@ import org.jrdma.ChannelHandler;
 import org.jrdma.DeviceRemovedException;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaClosedException;
+import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaException;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RdmaOperationException;
@@ -65,7 +66,7 @@ class TopologyDestroyingTest {
     @BeforeAll
     static void twoChannelsOnTheLink() throws Exception {
         Assumptions.assumeTrue(RxeEnvironment.topology().equals("two"), "needs the veth pair (topology two)");
-        endpoints = new Endpoints(org.jrdma.RdmaConfig.builder().keepaliveMillis(0)); // a keepalive would be a send
+        endpoints = new Endpoints(RdmaConfig.builder().keepaliveMillis(0)); // a keepalive would be a send
         address = Endpoints.nextAddress();
         endpoints.listen(address, new ChannelHandler() {
             @Override

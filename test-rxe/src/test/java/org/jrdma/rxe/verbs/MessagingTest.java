@@ -8,6 +8,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaConfig;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.rxe.contract.Endpoints;
 import org.jrdma.rxe.contract.Fabric;
@@ -24,7 +25,7 @@ class MessagingTest extends MessagingContract {
     @Test
     void inlineSizesAboveTheDeviceLimitOrOffStillCarryEveryMessage() throws Exception {
         for (int maxInline : new int[] {1024, 0}) {
-            try (Endpoints e = new Endpoints(Fabric.VERBS, org.jrdma.RdmaConfig.builder().maxInline(maxInline))) {
+            try (Endpoints e = new Endpoints(Fabric.VERBS, RdmaConfig.builder().maxInline(maxInline))) {
                 InetSocketAddress address = e.address();
                 e.listen(address, new Echo(e.server));
                 BlockingQueue<byte[]> replies = new LinkedBlockingQueue<>();

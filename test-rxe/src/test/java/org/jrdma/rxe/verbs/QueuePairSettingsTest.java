@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jrdma.ChannelHandler;
+import org.jrdma.ConnectionException;
+import org.jrdma.ConnectionRejectedException;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaConfig;
@@ -90,13 +92,13 @@ class QueuePairSettingsTest {
                 }
 
                 @Override
-                public void onRejected(org.jrdma.ConnectionRejectedException cause) {
+                public void onRejected(ConnectionRejectedException cause) {
                     serverSide.complete(cause);
                 }
             });
             ExecutionException e = assertThrows(ExecutionException.class,
                     () -> client.connect(address, InetAddress.getByName(CLIENT_IP), (ch, m) -> { }).get(30, TimeUnit.SECONDS));
-            assertInstanceOf(org.jrdma.ConnectionRejectedException.class, e.getCause());
+            assertInstanceOf(ConnectionRejectedException.class, e.getCause());
             assertTrue(e.getCause().getMessage().contains("RDMA_SL=3") && e.getCause().getMessage().contains("reads back 0"),
                     e.getCause().getMessage());
             assertTrue(serverSide.get(10, TimeUnit.SECONDS).getMessage().contains("RDMA_SL=3"));
@@ -108,7 +110,7 @@ class QueuePairSettingsTest {
             server.listen(address, (ch, m) -> { });
             ExecutionException e = assertThrows(ExecutionException.class,
                     () -> client.connect(address, InetAddress.getByName(CLIENT_IP), (ch, m) -> { }).get(30, TimeUnit.SECONDS));
-            assertInstanceOf(org.jrdma.ConnectionException.class, e.getCause());
+            assertInstanceOf(ConnectionException.class, e.getCause());
             assertTrue(e.getCause().getMessage().contains("RDMA_SL=3"), e.getCause().getMessage());
         }
     }

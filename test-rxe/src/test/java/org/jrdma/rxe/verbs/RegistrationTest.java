@@ -14,6 +14,7 @@ import org.jrdma.Access;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
+import org.jrdma.RegistrationException;
 import org.jrdma.rxe.contract.ContextLifecycleContract;
 import org.jrdma.rxe.contract.RxeEnvironment;
 import org.junit.jupiter.api.Test;
@@ -45,7 +46,7 @@ class RegistrationTest {
     void beyondTheDirectMemoryLimitTheErrorNamesTheLimit() {
         RxeEnvironment.requireDevices();
         try (RdmaContext ctx = Rdma.open(ContextLifecycleContract.rxe0())) {
-            org.jrdma.RegistrationException e = assertThrows(org.jrdma.RegistrationException.class,
+            RegistrationException e = assertThrows(RegistrationException.class,
                     () -> ctx.allocate(Integer.MAX_VALUE));
             assertEquals(12, e.errno());
             assertTrue(e.getMessage().contains("-XX:MaxDirectMemorySize") && e.getMessage().contains("ulimit -l"),
