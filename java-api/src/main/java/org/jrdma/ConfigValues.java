@@ -109,6 +109,10 @@ final class ConfigValues implements Cloneable {
     }
 
     void pollMode(String value, String variable) {
+        if (PollMode.CALLER.name().equalsIgnoreCase(value)) {
+            throw new ConfigurationException(variable + "='" + value + "': caller needs a program that calls "
+                    + "RdmaContext.progress; set it in code (RdmaConfig.builder().pollMode(PollMode.CALLER))");
+        }
         for (PollMode mode : PollMode.values()) {
             if (mode.name().equalsIgnoreCase(value)) {
                 this.pollMode = mode;

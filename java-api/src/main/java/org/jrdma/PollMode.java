@@ -1,8 +1,9 @@
 package org.jrdma;
 
 /**
- * How a context's event-loop thread waits for completions ({@link RdmaConfig#pollMode()}).
- * docs/performance.md compares the three against perftest.
+ * How a context's event loop waits for completions ({@link RdmaConfig#pollMode()}): on a thread
+ * of its own (EVENT, ADAPTIVE, BUSY), or on the application's thread (CALLER).
+ * docs/performance.md compares them against perftest.
  */
 public enum PollMode {
     /** Sleeps in epoll until the device signals a completion: no CPU when idle, the highest latency. */
@@ -15,5 +16,13 @@ public enum PollMode {
      */
     ADAPTIVE,
     /** Spins on the completion queue all the time: the lowest latency, one core busy per context. */
-    BUSY
+    BUSY,
+    /**
+     * No loop thread: the application's thread drives the context by calling
+     * {@link RdmaContext#progress}, and every callback runs inside that call. No hand-off between
+     * threads: a ping-pong is one thread per side, and an event loop of its own (Netty's) embeds the
+     * context. Nothing completes while no thread calls it. Set in code only: a program configured
+     * from the environment does not call progress.
+     */
+    CALLER
 }

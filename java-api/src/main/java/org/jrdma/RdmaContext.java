@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -168,6 +169,27 @@ public interface RdmaContext extends AutoCloseable {
      * @param listener called on the event-loop thread for each event; must not block
      */
     void addAsyncEventListener(Consumer<AsyncEvent> listener);
+
+    /**
+     * Drives a context opened with {@link PollMode#CALLER} on the calling thread: handles what is
+     * ready — completions, messages, connection events, tasks — running their callbacks on this
+     * thread, and when nothing is, waits for something up to {@code timeout} (spinning briefly
+     * first, as {@link PollMode#ADAPTIVE} does; 0 does not wait). A single-threaded program sends and
+     * then calls this until its answer came: one thread per side, as perftest; an event loop of its
+     * own (Netty's) calls it on its thread. One thread drives a context at a time.
+     *
+     * @param timeout how long to wait when nothing is ready
+     * @param unit the timeout's unit
+     * @return how many events and tasks it handled; 0 when the timeout passed or {@link #wakeup()}
+     *     ended the wait
+     * @throws IllegalStateException when the context has a loop thread of its own (another poll
+     *     mode), another thread is driving it now, or a callback of this call calls it
+     * @throws RdmaClosedException once the context is closed
+     */
+    int progress(long timeout, TimeUnit unit);
+
+    /** Ends a {@link #progress} wait soon; from any thread (its caller has other work, or should stop). */
+    void wakeup();
 
     /**
      * Why the context failed.

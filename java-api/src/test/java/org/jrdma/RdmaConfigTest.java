@@ -66,6 +66,11 @@ class RdmaConfigTest {
         ConfigurationException bad = assertThrows(ConfigurationException.class,
                 () -> RdmaConfig.fromEnvironment(Map.of("RDMA_POLL_MODE", "spin")));
         assertEquals("RDMA_POLL_MODE='spin' is not a poll mode; allowed: event, adaptive, busy", bad.getMessage());
+        ConfigurationException caller = assertThrows(ConfigurationException.class,
+                () -> RdmaConfig.fromEnvironment(Map.of("RDMA_POLL_MODE", "caller")));
+        assertTrue(caller.getMessage().contains("RdmaContext.progress"), "a program configured from the environment "
+                + "does not drive its context: " + caller.getMessage());
+        assertEquals(PollMode.CALLER, RdmaConfig.builder().pollMode(PollMode.CALLER).build().pollMode(), "set in code");
         bad = assertThrows(ConfigurationException.class, () -> RdmaConfig.fromEnvironment(Map.of("RDMA_ADAPTIVE_SPIN_US", "0")));
         assertTrue(bad.getMessage().startsWith("RDMA_ADAPTIVE_SPIN_US=0 is out of range; allowed: 1..1000000"), bad.getMessage());
     }

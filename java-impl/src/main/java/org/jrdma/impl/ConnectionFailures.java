@@ -7,12 +7,18 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jrdma.AddressResolutionException;
+import org.jrdma.AdmissionRefusedException;
+import org.jrdma.AuthenticationException;
 import org.jrdma.BufferTooSmallException;
 import org.jrdma.ConnectTimeoutException;
 import org.jrdma.ConnectionException;
 import org.jrdma.ConnectionRefusedException;
 import org.jrdma.ConnectionRejectedException;
+import org.jrdma.DeviceRemovedException;
+import org.jrdma.OperationTimeoutException;
+import org.jrdma.PeerSilentException;
 import org.jrdma.ProtocolException;
+import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaException;
 import org.jrdma.RdmaOperationException;
@@ -51,6 +57,15 @@ final class ConnectionFailures {
             + " beyond the receive buffers or with none posted, a corrupt ring index)"};
 
     private ConnectionFailures() {
+    }
+
+    /** What a server reports of a connection it rejected (the peer's value where the reason has one). */
+    static ConnectionRejectedException incomingRejected(int reason, int peerValue, int ourEagerSize) {
+        String text = reason(reason);
+        String extra = reason == 2 ? ": the client speaks protocol version " + peerValue
+                : reason == 3 ? ": the client's eager size is " + peerValue + ", ours " + ourEagerSize
+                : reason == 9 ? ": " + attributeRefused(peerValue & 0xffffffffL) : "";
+        return new ConnectionRejectedException("rejected an incoming connection: " + text + extra, text);
     }
 
     static String reason(int code) {
@@ -100,20 +115,20 @@ final class ConnectionFailures {
                 }
                 return exception(remote, code, (int) detail, (int) (detail2 & 0xffff), detail2 >>> 16);
             case EventRecords.CLOSED_PEER_SILENT:
-                return new org.jrdma.PeerSilentException("nothing arrived from " + remote + " for " + detail
+                return new PeerSilentException("nothing arrived from " + remote + " for " + detail
                         + " ms (keepaliveMillis " + detail2 + "): the peer is stopped, hung or unreachable", detail);
             case EventRecords.CLOSED_OPERATION_TIMEOUT:
                 if (code != 0) {
-                    return new org.jrdma.OperationTimeoutException("a " + ChannelOp.Kind.verbOf(code) + " to " + remote
+                    return new OperationTimeoutException("a " + ChannelOp.Kind.verbOf(code) + " to " + remote
                             + " was not done " + detail + " ms after it was issued, past its deadline of " + detail2
                             + " ms (RdmaChannel.withDeadline); the channel closed and its pending operations failed",
                             detail);
                 }
-                return new org.jrdma.OperationTimeoutException("operations to " + remote + " waited " + detail
+                return new OperationTimeoutException("operations to " + remote + " waited " + detail
                         + " ms without one completing (operationTimeoutMillis " + detail2 + "): the peer returns no"
                         + " credits or answers, or the device does not complete", detail);
             case EventRecords.CLOSED_DEVICE_REMOVED:
-                return new org.jrdma.DeviceRemovedException("the device under the channel to " + remote
+                return new DeviceRemovedException("the device under the channel to " + remote
                         + " was removed; channel closed");
             case EventRecords.CLOSED_GRACEFUL_TIMEOUT:
                 return new RdmaClosedException("closed: operations still in flight after " + detail
@@ -150,7 +165,7 @@ final class ConnectionFailures {
     /** The server's admission policy refused us: its code and its text (bytes from the peer, decoded leniently). */
     static ConnectionException admissionRefused(InetSocketAddress remote, long code, byte[] text) {
         String reason = text == null ? "" : new String(text, StandardCharsets.UTF_8);
-        return new org.jrdma.AdmissionRefusedException("connecting to " + remote + ": refused by the server's admission policy"
+        return new AdmissionRefusedException("connecting to " + remote + ": refused by the server's admission policy"
                 + " (code " + (int) code + (reason.isEmpty() ? "" : ": " + reason) + ")", (int) code, reason);
     }
 
@@ -174,7 +189,7 @@ final class ConnectionFailures {
                         : reason == NativeCodes.REJECT_AUTH_MISMATCH ? (detail == 1 ? ": the server requires authentication (RdmaConfig.preSharedKey)"
                                 : ": the server has no pre-shared key") : "";
                 if (reason == NativeCodes.REJECT_AUTH_MISMATCH) {
-                    return new org.jrdma.AuthenticationException(to + ": rejected by the peer: " + text + extra);
+                    return new AuthenticationException(to + ": rejected by the peer: " + text + extra);
                 }
                 return new ConnectionRejectedException(to + ": rejected by the peer: " + text + extra, text);
             }
@@ -188,7 +203,7 @@ final class ConnectionFailures {
                         + " refused the queue pair or one of its configured attributes (RDMA_MTU, RDMA_GID_INDEX, RDMA_SL,"
                         + " RDMA_TRAFFIC_CLASS, RDMA_PKEY; the first two need a global route on InfiniBand)", status);
             case NativeCodes.FAILURE_AUTH:
-                return new org.jrdma.AuthenticationException(to + ": authentication failed: " + (status == NativeCodes.AUTH_WRONG_PROOF
+                return new AuthenticationException(to + ": authentication failed: " + (status == NativeCodes.AUTH_WRONG_PROOF
                         ? "the peer's proof does not match our pre-shared key (the keys differ)"
                         : status == NativeCodes.AUTH_PEER_HUNG_UP ? "the peer hung up before proving the key (it refused our proof: the keys differ)"
                         : status == NativeCodes.AUTH_TIMED_OUT ? "no proof from the peer within connectTimeoutMillis"
@@ -209,13 +224,13 @@ final class ConnectionFailures {
      * channel with it) when the connection is not open after {@code millis}: the last resort should
      * the transport's own timeouts not fire.
      */
-    static CompletableFuture<org.jrdma.RdmaChannel> withDeadline(JniChannel channel,
+    static CompletableFuture<RdmaChannel> withDeadline(JniChannel channel,
             InetSocketAddress remote, long millis) {
         return channel.connectedFuture().orTimeout(millis, TimeUnit.MILLISECONDS)
                 .exceptionallyCompose(e -> {
                     Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                     if (cause instanceof TimeoutException) {
-                        org.jrdma.ConnectTimeoutException timeout = new org.jrdma.ConnectTimeoutException(
+                        ConnectTimeoutException timeout = new ConnectTimeoutException(
                                 "connecting to " + remote + " took longer than " + millis + " ms", 0);
                         channel.fail(timeout);
                         return CompletableFuture.failedFuture(timeout);

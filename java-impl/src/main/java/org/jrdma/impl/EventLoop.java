@@ -2,14 +2,20 @@ package org.jrdma.impl;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.AsyncEvent;
 import org.jrdma.AsyncEventType;
+import org.jrdma.PollMode;
+import org.jrdma.RdmaClosedException;
+import org.jrdma.RemoteBuffer;
 
 /**
- * The context's event-loop thread. It spends its time in native code (epoll on the completion
+ * The context's event loop. Its thread spends its time in native code (epoll on the completion
  * channel, the async-event fd and an eventfd, spinning on the CQ for a while first in the adaptive
- * mode, or all the time in the busy mode; {@link org.jrdma.PollMode}) and comes
- * back to Java once per batch of up to {@link #BATCH} records, which it dispatches in place.
+ * mode, or all the time in the busy mode; {@link PollMode}) and comes back to Java once per batch
+ * of up to {@link #BATCH} records, which it dispatches in place. With {@link PollMode#CALLER} there
+ * is no such thread: the application's thread runs the same turns in {@link #progress}, one thread
+ * at a time.
  */
 final class EventLoop implements Runnable {
     static final int BATCH = 256;
@@ -18,23 +24,38 @@ final class EventLoop implements Runnable {
 
     private final JniContext context;
     private final long handle;
-    private final int pollMode; // org.jrdma.PollMode's ordinal, as the native side reads it (layout line)
+    private final int pollMode; // how native code waits: PollMode's ordinal (layout line); CALLER's waits adapt
     private final EventRecords records;
-    private final Thread thread;
+    private final Thread thread; // null: the application's thread drives the loop (PollMode.CALLER)
+    private final ReentrantLock driving = new ReentrantLock(); // CALLER: held by the thread inside progress
+    private volatile Thread driver; // CALLER: the thread inside progress, or null
+    private boolean woken; // the loop's thread or driver: the last turn saw a wake-up
     private volatile boolean stopping;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
 
-    EventLoop(JniContext context, long handle, org.jrdma.PollMode pollMode) {
+    EventLoop(JniContext context, long handle, PollMode pollMode) {
         this.context = context;
         this.handle = handle;
-        this.pollMode = pollMode.ordinal();
         this.records = new EventRecords(BATCH);
-        this.thread = new Thread(this, "jrdma-loop-" + context.device().name());
-        this.thread.setDaemon(true);
+        if (pollMode == PollMode.CALLER) {
+            this.pollMode = PollMode.ADAPTIVE.ordinal();
+            this.thread = null;
+        } else {
+            this.pollMode = pollMode.ordinal();
+            this.thread = new Thread(this, "jrdma-loop-" + context.device().name());
+            this.thread.setDaemon(true);
+        }
     }
 
     void start() {
-        thread.start();
+        if (thread != null) {
+            thread.start();
+        }
+    }
+
+    /** Ends a wait of the loop soon (a progress call's too). */
+    void wake() {
+        NativeContext.wake0(handle);
     }
 
     void submit(Runnable task) {
@@ -43,16 +64,27 @@ final class EventLoop implements Runnable {
     }
 
     boolean inLoopThread() {
-        return Thread.currentThread() == thread;
+        Thread current = Thread.currentThread();
+        return current == thread || current == driver;
     }
 
-    /** Asks the loop to stop and waits for it (unless called from the loop itself). */
+    /**
+     * Asks the loop to stop and waits for it (unless called from the loop itself): for its thread to
+     * end, or for the caller driving it to leave {@link #progress}.
+     */
     void stop() {
         stopping = true;
         try {
             NativeContext.wake0(handle);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "waking the event loop failed", e);
+        }
+        if (thread == null) {
+            if (!inLoopThread()) {
+                driving.lock(); // the driver, woken, leaves native code; later calls see stopping
+                driving.unlock();
+            }
+            return;
         }
         if (!inLoopThread()) {
             boolean interrupted = false;
@@ -74,23 +106,7 @@ final class EventLoop implements Runnable {
         try {
             while (!stopping) {
                 // A bounded wait: the CQ is polled at least every WAIT_MILLIS even if a notification were lost.
-                int n = NativeContext.waitEvents0(handle, records.address(), records.capacity(), WAIT_MILLIS, pollMode);
-                for (int i = 0; i < n; i++) {
-                    try {
-                        dispatch(i);
-                    } catch (RuntimeException e) {
-                        LOG.log(Level.ERROR, "dispatching an event of " + context.device().name() + " failed", e);
-                    }
-                }
-                for (Runnable task; (task = tasks.poll()) != null;) {
-                    try {
-                        task.run();
-                    } catch (RuntimeException e) {
-                        LOG.log(Level.WARNING, "event-loop task failed", e);
-                    }
-                }
-                // Posts and re-posts queued by the callbacks and tasks of this batch: one native call per channel.
-                context.registry().flushDirty();
+                turn(WAIT_MILLIS);
             }
         } catch (Throwable t) {
             if (!stopping) {
@@ -100,6 +116,75 @@ final class EventLoop implements Runnable {
         } finally {
             context.loopExited();
         }
+    }
+
+    /**
+     * PollMode.CALLER: turns of the loop on the calling thread until one handled something, a
+     * wake-up came or {@code timeoutNanos} passed (0: one turn that does not wait). Returns the
+     * events and tasks handled.
+     */
+    int progress(long timeoutNanos) {
+        if (thread != null) {
+            throw new IllegalStateException("the context polls on its own thread (PollMode." + PollMode.values()[pollMode]
+                    + "); progress() drives only a context opened with PollMode.CALLER");
+        }
+        if (driving.isHeldByCurrentThread()) {
+            throw new IllegalStateException("progress() called from a callback of progress()");
+        }
+        if (!driving.tryLock()) {
+            throw new IllegalStateException("another thread is driving the context (one thread at a time)");
+        }
+        driver = Thread.currentThread();
+        boolean turned = false;
+        try {
+            long deadline = System.nanoTime() + timeoutNanos;
+            int handled;
+            do {
+                if (stopping) {
+                    throw new RdmaClosedException(context.describe() + " is closed");
+                }
+                turned = true;
+                long left = deadline - System.nanoTime();
+                handled = turn(left <= 0 ? 0 : (int) Math.min(WAIT_MILLIS, Math.max(1, left / 1_000_000)));
+            } while (handled == 0 && !woken && deadline - System.nanoTime() > 0);
+            return handled;
+        } finally {
+            driver = null;
+            driving.unlock();
+            if (turned && stopping) {
+                context.loopExited(); // closed during this call (from a callback): the native context may go now
+            }
+        }
+    }
+
+    /** One turn: records from native code dispatched, then the tasks, then the batch's posts. */
+    private int turn(int timeoutMillis) {
+        int n = NativeContext.waitEvents0(handle, records.address(), records.capacity(), timeoutMillis, pollMode);
+        int handled = 0;
+        woken = false;
+        for (int i = 0; i < n; i++) {
+            if (records.kind(i) == EventRecords.KIND_WAKEUP) {
+                woken = true;
+            } else {
+                handled++;
+            }
+            try {
+                dispatch(i);
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "dispatching an event of " + context.device().name() + " failed", e);
+            }
+        }
+        for (Runnable task; (task = tasks.poll()) != null;) {
+            handled++;
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "event-loop task failed", e);
+            }
+        }
+        // Posts and re-posts queued by the callbacks and tasks of this batch: one native call per channel.
+        context.registry().flushDirty();
+        return handled;
     }
 
     /** One route: channel records by key (one table lookup), the rest to the context. */
@@ -165,7 +250,7 @@ final class EventLoop implements Runnable {
                 channel.agent.onRelease(records.c(i));
                 break;
             case EventRecords.KIND_TOKEN: // b = rkey, c = address, d = length
-                channel.deliveries.onToken(new org.jrdma.RemoteBuffer(records.c(i), records.d(i), records.b(i)));
+                channel.deliveries.onToken(new RemoteBuffer(records.c(i), records.d(i), records.b(i)));
                 break;
             case EventRecords.KIND_CHANNEL_OPEN:
                 channel.onOpen(records.peerCredits(i), records.peerMaxMessage(i));

@@ -10,10 +10,16 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jrdma.Access;
+import org.jrdma.AdmissionPolicy;
 import org.jrdma.AsyncEvent;
+import org.jrdma.ChannelCounters;
 import org.jrdma.ChannelHandler;
+import org.jrdma.ConnectionRejectedException;
+import org.jrdma.ConnectionRequest;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaServer;
 import org.jrdma.RdmaClosedException;
@@ -85,13 +91,21 @@ final class JniContext extends NativeResource implements RdmaContext {
      * (nothing it could do is left: the context's close closed the channels it was about).
      */
     void runOnLoop(Runnable task) {
+        whileUsable(() -> {
+            loop.submit(task);
+            return null;
+        }, null);
+    }
+
+    /** Runs an action that touches the native context while holding a use of it; {@code closed} once it is closed. */
+    private <T> T whileUsable(Supplier<T> action, T closed) {
         try {
             acquire();
-        } catch (RdmaClosedException closed) {
-            return;
+        } catch (RdmaClosedException e) {
+            return closed;
         }
         try {
-            loop.submit(task);
+            return action.get();
         } finally {
             release();
         }
@@ -213,7 +227,7 @@ final class JniContext extends NativeResource implements RdmaContext {
     }
 
     @Override
-    public org.jrdma.ChannelCounters counters() {
+    public ChannelCounters counters() {
         return counters.total();
     }
 
@@ -234,16 +248,7 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     /** The CQ's resizes or capacity (JMX, any thread), or -1 once the context is closed. */
     private int completionQueue(boolean resizes) {
-        try {
-            acquire();
-        } catch (RuntimeException closed) {
-            return -1;
-        }
-        try {
-            return resizes ? NativeContext.cqResizes0(handle) : NativeContext.cqCapacity0(handle);
-        } finally {
-            release();
-        }
+        return whileUsable(() -> resizes ? NativeContext.cqResizes0(handle) : NativeContext.cqCapacity0(handle), -1);
     }
 
     /** A channel is about to free its native object: its counters join the context's totals first. */
@@ -271,7 +276,7 @@ final class JniContext extends NativeResource implements RdmaContext {
     }
 
     @Override
-    public RdmaServer listen(InetSocketAddress address, ChannelHandler handler, org.jrdma.AdmissionPolicy policy) {
+    public RdmaServer listen(InetSocketAddress address, ChannelHandler handler, AdmissionPolicy policy) {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(handler, "handler");
         if (address.isUnresolved()) {
@@ -305,9 +310,9 @@ final class JniContext extends NativeResource implements RdmaContext {
     public CompletableFuture<RdmaChannel> connect(InetSocketAddress remote, InetAddress local, ChannelHandler handler,
                                                   byte[] connectData) {
         Objects.requireNonNull(remote, "remote");
-        if (connectData != null && connectData.length > org.jrdma.ConnectionRequest.MAX_DATA) {
+        if (connectData != null && connectData.length > ConnectionRequest.MAX_DATA) {
             throw new IllegalArgumentException("connect data of " + connectData.length + " bytes; at most "
-                    + org.jrdma.ConnectionRequest.MAX_DATA + " fit a connect request");
+                    + ConnectionRequest.MAX_DATA + " fit a connect request");
         }
         if (remote.isUnresolved()) {
             throw new IllegalArgumentException("unresolved address " + remote);
@@ -356,22 +361,12 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     /** Where an accepted channel's connection comes from (so logs and exceptions name the peer). */
     private InetSocketAddress peerAddress(long channelHandle) {
-        String text = NativeChannel.peerAddress0(handle, channelHandle);
-        if (text == null) {
-            return null;
-        }
-        int space = text.lastIndexOf(' ');
-        return new InetSocketAddress(text.substring(0, space), Integer.parseInt(text.substring(space + 1)));
+        return NativeAddresses.parse(NativeChannel.peerAddress0(handle, channelHandle));
     }
 
     void onIncomingRejected(long listener, int reason, int peerValue) {
         JniServer server = registry.server(listener);
-        String text = ConnectionFailures.reason(reason);
-        String extra = reason == 2 ? ": the client speaks protocol version " + peerValue
-                : reason == 3 ? ": the client's eager size is " + peerValue + ", ours " + config.eagerSize()
-                : reason == 9 ? ": " + ConnectionFailures.attributeRefused(peerValue & 0xffffffffL) : "";
-        org.jrdma.ConnectionRejectedException e = new org.jrdma.ConnectionRejectedException(
-                "rejected an incoming connection: " + text + extra, text);
+        ConnectionRejectedException e = ConnectionFailures.incomingRejected(reason, peerValue, config.eagerSize());
         LOG.log(Level.WARNING, e.getMessage());
         if (server != null) {
             try {
@@ -412,6 +407,19 @@ final class JniContext extends NativeResource implements RdmaContext {
         if (failure == null) {
             failure = cause;
         }
+    }
+
+    @Override
+    public int progress(long timeout, TimeUnit unit) {
+        return loop.progress(Math.max(0, unit.toNanos(timeout)));
+    }
+
+    @Override
+    public void wakeup() {
+        whileUsable(() -> {
+            loop.wake();
+            return null;
+        }, null);
     }
 
     @Override
@@ -471,9 +479,10 @@ final class JniContext extends NativeResource implements RdmaContext {
         NativeContext.close0(handle);
     }
 
-    /** Called by the loop thread as it ends. */
+    /** Called by the loop thread as it ends, or by a caller driving the loop as it leaves a closed context's progress. */
     void loopExited() {
         if (freeWhenLoopExits) {
+            freeWhenLoopExits = false; // once: a later progress call of the same thread finds the context closed
             try {
                 NativeContext.close0(handle);
             } catch (RuntimeException e) {

@@ -53,10 +53,7 @@ final class JniServer extends NativeResource implements RdmaServer {
             if (server == null || server.isClosedFlag() || server.policy == null) {
                 admission = AdmissionPolicy.Admission.reject(-1, "the server is closing");
             } else {
-                String peer = NativeChannel.admissionPeer0(context.handle(), request);
-                int space = peer.lastIndexOf(' ');
-                InetSocketAddress address = new InetSocketAddress(peer.substring(0, space),
-                        Integer.parseInt(peer.substring(space + 1)));
+                InetSocketAddress address = NativeAddresses.parse(NativeChannel.admissionPeer0(context.handle(), request));
                 admission = server.policy.decide(new ConnectionRequest(address,
                         NativeChannel.admissionData0(context.handle(), request)));
                 if (admission == null) {
