@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Inside the test-rxe VM (one rxe device, loopback QPs): perftest (busy-polling, and with -e sleeping
-# on CQ events for send_lat and read_lat), the native benchmark and the Java tool (busy, adaptive and
-# event poll modes) on the same device in the same boot, each server pinned to vCPU 0
+# on CQ events for send_lat and read_lat), the native benchmark and the Java tool (busy, adaptive,
+# event and caller poll modes) on the same device in the same boot, each server pinned to vCPU 0
 # and each client to vCPU 1 (JRDMA_COMPARE_SERVER_CPUS / _CLIENT_CPUS change that). The tools are INTERLEAVED case by case: for every test and size, all
 # tools run back to back (in an order that rotates from round to round), so a ratio compares runs
 # seconds apart instead of minutes; the machine's drift (perftest alone moved 2x between rounds when
@@ -128,8 +128,9 @@ echo "[compare] starting the Java tools (JIT warm-up)" >&2
 start_java busy
 start_java adaptive
 start_java event
+start_java caller
 
-tools=(perftest perftest-e java-busy java-adaptive java-event native)
+tools=(perftest perftest-e java-busy java-adaptive java-event java-caller native)
 for round in $(seq 1 "$rounds"); do
   round_dir="$out/round-$round"
   mkdir -p "$round_dir"
@@ -149,6 +150,7 @@ for round in $(seq 1 "$rounds"); do
           java-busy) run_java busy "$test" "$size" "$round_dir" ;;
           java-adaptive) run_java adaptive "$test" "$size" "$round_dir" ;;
           java-event) run_java event "$test" "$size" "$round_dir" ;;
+          java-caller) run_java caller "$test" "$size" "$round_dir" ;;
           native) run_native "$test" "$size" "$round_dir" ;;
         esac
       done

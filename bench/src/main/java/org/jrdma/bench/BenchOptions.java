@@ -40,7 +40,8 @@ final class BenchOptions {
                     + " all tests the JIT is warmed up at 64 B until it is quiet (at most 90 s)")
     int warmup = 200;
 
-    @Option(names = "--mode", paramLabel = "MODE", description = "how the loops wait: event, adaptive or busy (default adaptive)")
+    @Option(names = "--mode", paramLabel = "MODE", description = "how the loops wait: event, adaptive or busy (default"
+            + " adaptive); caller: no loop threads, the benchmark's threads drive the contexts (one thread per side)")
     PollMode pollMode = PollMode.ADAPTIVE;
 
     @Option(names = "--window", paramLabel = "N", converter = Arguments.Window.class,

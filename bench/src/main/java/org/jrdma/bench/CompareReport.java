@@ -48,7 +48,7 @@ final class CompareReport implements Callable<Integer> {
     /** The suffix of a column's 99th-percentile latency ("java-busy p99"). */
     static final String P99 = " p99";
 
-    static final List<String> OURS = List.of("java-busy", "java-adaptive", "java-event", "native");
+    static final List<String> OURS = List.of("java-busy", "java-adaptive", "java-event", "java-caller", "native");
 
     private static String reference(String column, String test) {
         return column.equals("java-event") && (test.equals("send_lat") || test.equals("read_lat")) ? "perftest-e" : "perftest";
@@ -70,8 +70,9 @@ final class CompareReport implements Callable<Integer> {
         for (Path round : roundDirs) {
             rounds.add(load(round));
         }
-        out.printf("%-10s %9s %9s %10s %9s %6s %11s %13s %6s %10s %6s %9s %6s%n", "test", "bytes", "perftest", "perftest-e",
-                "java-busy", "ratio", "busy-range", "java-adaptive", "ratio", "java-event", "ratio", "native", "ratio");
+        out.printf("%-10s %9s %9s %10s %9s %6s %11s %13s %6s %10s %6s %11s %6s %9s %6s%n", "test", "bytes", "perftest",
+                "perftest-e", "java-busy", "ratio", "busy-range", "java-adaptive", "ratio", "java-event", "ratio",
+                "java-caller", "ratio", "native", "ratio");
         for (String test : BenchOptions.ALL_TESTS) {
             for (int size : sizes(rounds, test)) {
                 String key = test + " " + size;
@@ -125,6 +126,9 @@ final class CompareReport implements Callable<Integer> {
             new Target("busy: 64 B message rate (send_bw)", "java-busy", "perftest", "send_bw", 64, 0.8, false),
             new Target("adaptive: send/recv p50, 64 B", "java-adaptive", "perftest", "send_lat", 64, 1.3, true),
             new Target("adaptive: write p50, 64 B", "java-adaptive", "perftest", "write_lat", 64, 1.3, true),
+            // issue 31: the application's thread drives the context, one thread per side as perftest
+            new Target("caller: send/recv p50, 64 B", "java-caller", "perftest", "send_lat", 64, 1.15, true),
+            new Target("caller: write p50, 64 B", "java-caller", "perftest", "write_lat", 64, 1.15, true),
             // perftest has no event mode for write_lat
             new Target("event: send/recv p50 vs -e, 64 B", "java-event", "perftest-e", "send_lat", 64, 1.15, true));
 

@@ -13,16 +13,17 @@ final class MemoryPoller {
     }
 
     /**
-     * Waits until the word at index holds value; false if the deadline passes first. {@code yielding}:
-     * without RDMA the peer's write is placed by this process's own event-loop thread, which may
-     * share the CPU with this spinning thread: let it run now and then (with a device nothing here
-     * places it, and the spin stays pure, as perftest's).
+     * Waits until the word at index holds value; false if the deadline passes first. {@code every64}
+     * (null: none) runs every 64 spins: without RDMA the peer's write is placed by this process's own
+     * event loop — its thread, which may share the CPU with this spinning one (yield to it), or this
+     * very thread when the context is caller-driven (drive it); with a device nothing here places it,
+     * and the spin stays pure, as perftest's.
      */
-    static boolean await(ByteBuffer memory, int index, long value, long deadlineNanos, boolean yielding) {
+    static boolean await(ByteBuffer memory, int index, long value, long deadlineNanos, Runnable every64) {
         int spins = 0;
         while ((long) LONGS.getVolatile(memory, index) != value) {
-            if (yielding && (spins & 63) == 63) {
-                Thread.yield();
+            if (every64 != null && (spins & 63) == 63) {
+                every64.run();
             }
             if (++spins == 1 << 16) {
                 spins = 0;

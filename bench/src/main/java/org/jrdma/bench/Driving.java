@@ -1,0 +1,72 @@
+package org.jrdma.bench;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jrdma.PollMode;
+import org.jrdma.RdmaClosedException;
+import org.jrdma.RdmaContext;
+
+/**
+ * Waiting as a context's poll mode needs it: a caller-driven context ({@link PollMode#CALLER}) is
+ * driven by the waiting thread ({@link RdmaContext#progress}) until what it waits for is there; a
+ * context with a loop thread of its own delivers while the waiting thread blocks.
+ */
+final class Driving {
+    private Driving() {
+    }
+
+    static boolean callerDriven(RdmaContext context) {
+        return context.config().pollMode() == PollMode.CALLER;
+    }
+
+    static <T> T get(RdmaContext context, CompletableFuture<T> future, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        if (callerDriven(context)) {
+            long deadline = System.nanoTime() + unit.toNanos(timeout);
+            while (!future.isDone() && System.nanoTime() - deadline < 0) {
+                context.progress(1, TimeUnit.MILLISECONDS);
+            }
+        }
+        return future.get(callerDriven(context) ? 0 : timeout, unit);
+    }
+
+    /** False when the timeout passed first. */
+    static boolean await(RdmaContext context, CountDownLatch latch, long timeout, TimeUnit unit) throws InterruptedException {
+        if (!callerDriven(context)) {
+            return latch.await(timeout, unit);
+        }
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (latch.getCount() > 0 && System.nanoTime() - deadline < 0) {
+            context.progress(1, TimeUnit.MILLISECONDS);
+        }
+        return latch.getCount() == 0;
+    }
+
+    /** One turn without waiting, between the iterations of a spinning test (completions reaped). */
+    static void poll(RdmaContext context) {
+        if (callerDriven(context)) {
+            context.progress(0, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** A server's context: driven by a daemon thread of its own until the context closes. */
+    static void inBackground(RdmaContext context) {
+        if (!callerDriven(context)) {
+            return;
+        }
+        Thread driver = new Thread(() -> {
+            try {
+                for (;;) {
+                    context.progress(100, TimeUnit.MILLISECONDS);
+                }
+            } catch (RdmaClosedException closed) {
+                // the server is done
+            }
+        }, "bench-server-driver");
+        driver.setDaemon(true);
+        driver.start();
+    }
+}
