@@ -113,14 +113,27 @@ run_java() { # mode test size dir
   echo "$row" >> "$4/java-$mode.csv"
 }
 
+# Waits up to $2 s for process $1 to end; if it does not, its threads go to $3 (jstack) and it is killed.
+end_within() {
+  local pid=$1 seconds=$2 log=$3
+  for _ in $(seq 1 "$seconds"); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "[compare] process $pid did not end within $seconds s: its threads are in $log; killed" >&2
+    jstack "$pid" >> "$log" 2>&1 || true
+    kill -9 "$pid" 2>/dev/null
+  fi
+  wait "$pid" 2>/dev/null
+}
+
 stop_java() {
   local mode fd
   for mode in "${!java_cmd[@]}"; do
     kill -CONT "${java_server[$mode]}" "${java_client[$mode]}"
     fd=${java_cmd[$mode]}
     exec {fd}>&-  # end of its stdin: the client finishes
-    wait "${java_client[$mode]}" 2>/dev/null
-    kill "${java_server[$mode]}" 2>/dev/null; wait "${java_server[$mode]}" 2>/dev/null
+    end_within "${java_client[$mode]}" 60 "$out/java-$mode-client.log"
+    kill "${java_server[$mode]}" 2>/dev/null
+    end_within "${java_server[$mode]}" 30 "$out/java-$mode-server.log"
   done
 }
 

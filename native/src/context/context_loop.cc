@@ -181,8 +181,15 @@ bool ContextLoop::spin_before_sleep(EventRecord* out, int capacity, Clock::time_
 int ContextLoop::busy_wait(EventRecord* out, int capacity, int timeout_ms) {
   // The fds (wake-ups, connection events, sockets) are looked at every polls_per_fd_check() spins:
   // each look is a system call — expensive, and very expensive under emulation.
-  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
   const unsigned fd_every = std::max(1u, driver_.polls_per_fd_check());
+  if (timeout_ms == 0) {
+    // One pass, for a caller that spins in a loop of its own (PollMode.CALLER's progress(0)): the
+    // fds every polls_per_fd_check() passes, counted across calls, or at once for a pending wake-up.
+    poll_transport(capacity);
+    if (++single_passes_ % fd_every == 0 || wake_requested_.load(std::memory_order_acquire)) check_fds(0);
+    return take_records(out, capacity);
+  }
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
   for (unsigned spins = 1;; ++spins) {
     poll_transport(capacity);
     if (spins % fd_every == 0) check_fds(0);

@@ -41,7 +41,8 @@ class ContextLoop {
 
   // Waits for work, records or a wake-up as `mode` says and writes up to `capacity` (at least 4)
   // records; runs commands and ticks. A sleep lasts min(timeout_ms, kTickMs) at most (timeout_ms < 0:
-  // kTickMs); a busy wait ends at timeout_ms (never when negative) or with records.
+  // kTickMs); a busy wait ends at timeout_ms (never when negative) or with records; a busy wait of 0
+  // is one pass (the fds looked at every polls_per_fd_check() such passes).
   int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode);
   // The calling thread is the loop thread from now on (a benchmark's own spin loop).
   void enter() noexcept { loop_thread_.store(std::this_thread::get_id()); }
@@ -78,6 +79,7 @@ class ContextLoop {
   int wake_fd_ = -1;
   char wake_tag_ = 0;                        // its address marks the eventfd in epoll
   std::atomic<bool> wake_requested_{false};  // set by wake(): a spin gives way to the eventfd
+  unsigned single_passes_ = 0;               // loop thread: busy waits of timeout 0 (busy_wait)
   std::atomic<std::thread::id> loop_thread_{};
   AdaptiveSpin spin_;  // loop thread
   Clock::time_point next_tick_{};

@@ -162,5 +162,27 @@ TEST_F(ContextLoopTest, ACapacityBelowFourIsRefused) {
   EXPECT_THROW(loop.wait_events(records, 3, 0, PollMode::kEvent), RdmaError);
 }
 
+// PollMode.CALLER's progress(0) spins in Java: each busy wait of 0 is one pass, with no spin or
+// sleep of its own; the fds are looked at every polls_per_fd_check() passes (counted across
+// calls), or at once when a wake-up is pending.
+TEST_F(ContextLoopTest, ABusyWaitOfZeroIsOnePassThatLooksAtTheFdsEveryNthPass) {
+  driver.fd_every = 4;
+  loop.watch(driver.fd(), EPOLLIN, &tag);
+  driver.make_fd_ready();
+  for (int pass = 1; pass <= 3; ++pass) {
+    EXPECT_EQ(0, loop.wait_events(records, 16, 0, PollMode::kBusy)) << "pass " << pass;
+    EXPECT_EQ(pass, driver.polls) << "one poll per pass";
+    EXPECT_TRUE(driver.ready_tags.empty()) << "the fds wait for the 4th pass";
+  }
+  ASSERT_EQ(1, loop.wait_events(records, 16, 0, PollMode::kBusy));
+  EXPECT_EQ(static_cast<int32_t>(EventKind::kMessage), records[0].kind);
+  EXPECT_EQ(1u, driver.ready_tags.size());
+  std::thread other([this] { loop.wake(); });
+  other.join();
+  ASSERT_EQ(1, loop.wait_events(records, 16, 0, PollMode::kBusy)) << "a pending wake-up is seen at the next pass";
+  EXPECT_EQ(static_cast<int32_t>(EventKind::kWakeup), records[0].kind);
+  EXPECT_EQ(0, driver.arms) << "never armed: nothing sleeps";
+}
+
 }  // namespace
 }  // namespace jrdma

@@ -26,6 +26,22 @@
 namespace jrdma::test {
 namespace {
 
+// The server's reject as a raw client reads it; reason kNone when the answer was not a reject.
+struct Reject {
+  wire::RejectReason reason = wire::RejectReason::kNone;
+  uint32_t detail = 0;
+};
+
+Reject read_reject(int fd) {
+  uint8_t answer[1 + wire::kRejectSize];
+  Reject reject;
+  if (::recv(fd, answer, sizeof answer, MSG_WAITALL) == static_cast<ssize_t>(sizeof answer) &&
+      answer[0] == tcp::kAnswerRejected) {
+    wire::decode_reject(answer + 1, wire::kRejectSize, &reject.reason, &reject.detail);
+  }
+  return reject;
+}
+
 TEST(TcpContext, AConnectionCarriesMessagesBothWaysAndAGracefulCloseReachesThePeer) {
   Loop server;
   Loop client;
@@ -162,14 +178,9 @@ TEST(TcpContext, AnotherProtocolVersionIsRejectedWithBothVersions) {
   uint8_t hello[wire::kHandshakeSize];
   wire::encode_handshake(future, hello);
   ASSERT_EQ(static_cast<ssize_t>(sizeof hello), ::send(raw, hello, sizeof hello, 0));
-  uint8_t answer[1 + wire::kRejectSize];
-  ASSERT_EQ(static_cast<ssize_t>(sizeof answer), ::recv(raw, answer, sizeof answer, MSG_WAITALL));
-  EXPECT_EQ(1, answer[0]) << "rejected";
-  wire::RejectReason reason;
-  uint32_t detail = 0;
-  ASSERT_TRUE(wire::decode_reject(answer + 1, wire::kRejectSize, &reason, &detail));
-  EXPECT_EQ(wire::RejectReason::kVersionMismatch, reason);
-  EXPECT_EQ(wire::kProtocolVersion, detail);
+  Reject reject = read_reject(raw);
+  EXPECT_EQ(wire::RejectReason::kVersionMismatch, reject.reason);
+  EXPECT_EQ(wire::kProtocolVersion, reject.detail);
   EventRecord r;
   ASSERT_TRUE(server.await(EventKind::kIncomingRejected, 0, &r));
   EXPECT_EQ(wire::kProtocolVersion + 1, r.b);
@@ -193,13 +204,7 @@ TEST(TcpContext, AHelloAnnouncingTooMuchConnectDataIsRefusedAsMalformed) {
   wire::encode_handshake(ours, hello);
   hello[wire::kHandshakeSize] = static_cast<uint8_t>(wire::kMaxConnectData + 1);
   ASSERT_EQ(static_cast<ssize_t>(sizeof hello), ::send(raw, hello, sizeof hello, 0));
-  uint8_t answer[1 + wire::kRejectSize];
-  ASSERT_EQ(static_cast<ssize_t>(sizeof answer), ::recv(raw, answer, sizeof answer, MSG_WAITALL));
-  EXPECT_EQ(tcp::kAnswerRejected, answer[0]);
-  wire::RejectReason reason;
-  uint32_t detail = 0;
-  ASSERT_TRUE(wire::decode_reject(answer + 1, wire::kRejectSize, &reason, &detail));
-  EXPECT_EQ(wire::RejectReason::kMalformed, reason);
+  EXPECT_EQ(wire::RejectReason::kMalformed, read_reject(raw).reason);
   EventRecord r;
   ASSERT_TRUE(server.await(EventKind::kIncomingRejected, 0, &r));
   EXPECT_EQ(0u, server.context.pending_connections());
@@ -226,20 +231,17 @@ TEST(TcpContext, SocketsThatNeverSayHelloAreBoundedAndTimeOut) {
   }
   EXPECT_EQ(64u, server.context.pending_connections()) << "the listener's bound (maxPendingConnections)";
   // The ones over the bound read the reject; the others read nothing until the timeout closes them.
-  uint8_t answer[1 + wire::kRejectSize];
-  ASSERT_EQ(static_cast<ssize_t>(sizeof answer), ::recv(silent.back(), answer, sizeof answer, MSG_WAITALL));
-  wire::RejectReason reason;
-  uint32_t detail = 0;
-  ASSERT_TRUE(wire::decode_reject(answer + 1, wire::kRejectSize, &reason, &detail));
-  EXPECT_EQ(wire::RejectReason::kTooManyPending, reason);
-  EXPECT_EQ(64u, detail);
+  Reject reject = read_reject(silent.back());
+  EXPECT_EQ(wire::RejectReason::kTooManyPending, reject.reason);
+  EXPECT_EQ(64u, reject.detail);
   // A hello that times out is closed without a record: nothing to wait on but the count.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (server.context.pending_connections() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the loop's tick closes them
   }
   EXPECT_EQ(0u, server.context.pending_connections()) << "closed after the hello timeout";
-  EXPECT_EQ(0, ::recv(silent.front(), answer, 1, 0)) << "the first silent socket was closed by the server";
+  uint8_t byte;
+  EXPECT_EQ(0, ::recv(silent.front(), &byte, 1, 0)) << "the first silent socket was closed by the server";
   for (int fd : silent) ::close(fd);
   // A client that says hello is served again.
   Loop client;
@@ -277,13 +279,9 @@ TEST(TcpContext, TheContextsBoundOnPendingConnectionsHoldsOverAllItsListeners) {
   ASSERT_TRUE(server.await(EventKind::kIncomingRejected, 0, &r));
   EXPECT_EQ(static_cast<int32_t>(wire::RejectReason::kTooManyPending), r.a);
   EXPECT_EQ(handle_of(b), r.d) << "refused at the listener it came to";
-  uint8_t answer[1 + wire::kRejectSize];
-  ASSERT_EQ(static_cast<ssize_t>(sizeof answer), ::recv(silent.back(), answer, sizeof answer, MSG_WAITALL));
-  wire::RejectReason reason;
-  uint32_t detail = 0;
-  ASSERT_TRUE(wire::decode_reject(answer + 1, wire::kRejectSize, &reason, &detail));
-  EXPECT_EQ(wire::RejectReason::kTooManyPending, reason);
-  EXPECT_EQ(4u, detail) << "the context's bound";
+  Reject reject = read_reject(silent.back());
+  EXPECT_EQ(wire::RejectReason::kTooManyPending, reject.reason);
+  EXPECT_EQ(4u, reject.detail) << "the context's bound";
   // One of a's leaves: its place is free for b's next.
   ::close(silent.front());
   silent.erase(silent.begin());

@@ -11,8 +11,9 @@ import org.jrdma.RdmaContext;
 
 /**
  * Waiting as a context's poll mode needs it: a caller-driven context ({@link PollMode#CALLER}) is
- * driven by the waiting thread ({@link RdmaContext#progress}) until what it waits for is there; a
- * context with a loop thread of its own delivers while the waiting thread blocks.
+ * driven by the waiting thread until what it waits for is there — spinning on
+ * {@code progress(0)}, one pass at a time, as perftest's threads spin on their completion queues;
+ * a context with a loop thread of its own delivers while the waiting thread blocks.
  */
 final class Driving {
     private Driving() {
@@ -27,7 +28,7 @@ final class Driving {
         if (callerDriven(context)) {
             long deadline = System.nanoTime() + unit.toNanos(timeout);
             while (!future.isDone() && System.nanoTime() - deadline < 0) {
-                context.progress(1, TimeUnit.MILLISECONDS);
+                context.progress(0, TimeUnit.MILLISECONDS);
             }
         }
         return future.get(callerDriven(context) ? 0 : timeout, unit);
@@ -40,7 +41,7 @@ final class Driving {
         }
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         while (latch.getCount() > 0 && System.nanoTime() - deadline < 0) {
-            context.progress(1, TimeUnit.MILLISECONDS);
+            context.progress(0, TimeUnit.MILLISECONDS);
         }
         return latch.getCount() == 0;
     }
@@ -52,7 +53,7 @@ final class Driving {
         }
     }
 
-    /** A server's context: driven by a daemon thread of its own until the context closes. */
+    /** A server's context: driven by a daemon thread of its own, spinning, until the context closes. */
     static void inBackground(RdmaContext context) {
         if (!callerDriven(context)) {
             return;
@@ -60,7 +61,7 @@ final class Driving {
         Thread driver = new Thread(() -> {
             try {
                 for (;;) {
-                    context.progress(100, TimeUnit.MILLISECONDS);
+                    context.progress(0, TimeUnit.MILLISECONDS);
                 }
             } catch (RdmaClosedException closed) {
                 // the server is done

@@ -25,6 +25,7 @@ final class EventLoop implements Runnable {
     private final JniContext context;
     private final long handle;
     private final int pollMode; // how native code waits: PollMode's ordinal (layout line); CALLER's waits adapt
+    private static final int ONE_PASS = PollMode.BUSY.ordinal(); // with timeout 0: one pass, no spin, no sleep
     private final EventRecords records;
     private final Thread thread; // null: the application's thread drives the loop (PollMode.CALLER)
     private final ReentrantLock driving = new ReentrantLock(); // CALLER: held by the thread inside progress
@@ -159,7 +160,8 @@ final class EventLoop implements Runnable {
 
     /** One turn: records from native code dispatched, then the tasks, then the batch's posts. */
     private int turn(int timeoutMillis) {
-        int n = NativeContext.waitEvents0(handle, records.address(), records.capacity(), timeoutMillis, pollMode);
+        int n = NativeContext.waitEvents0(handle, records.address(), records.capacity(), timeoutMillis,
+                timeoutMillis == 0 ? ONE_PASS : pollMode);
         int handled = 0;
         woken = false;
         for (int i = 0; i < n; i++) {
