@@ -70,6 +70,7 @@ run_native() { # test size dir
 # The long-lived Java pairs: mode -> server pid, client pid, command and reply descriptors. Their
 # pipes live in the guest's own /tmp (the shared project folder cannot hold FIFOs).
 declare -A java_server java_client java_cmd java_reply
+java_modes=()  # in start order
 fifos=$(mktemp -d)
 start_java() { # mode
   local mode=$1
@@ -90,6 +91,7 @@ start_java() { # mode
   exec {cmd}<> "$fifos/$mode.in"
   exec {reply}<> "$fifos/$mode.out"
   java_cmd[$mode]=$cmd
+  java_modes+=("$mode")
   java_reply[$mode]=$reply
   local line
   if read -r -t 300 line <&"$reply"; then
@@ -126,8 +128,12 @@ end_within() {
 }
 
 stop_java() {
-  local mode fd
-  for mode in "${!java_cmd[@]}"; do
+  local mode fd i
+  # Last started first: a Java pair started later inherited the fifos the script had open then (the
+  # earlier pairs' stdin among them), so an earlier client sees the end of its stdin only once the
+  # later pairs are gone.
+  for ((i = ${#java_modes[@]} - 1; i >= 0; i--)); do
+    mode=${java_modes[i]}
     kill -CONT "${java_server[$mode]}" "${java_client[$mode]}"
     fd=${java_cmd[$mode]}
     exec {fd}>&-  # end of its stdin: the client finishes
