@@ -97,8 +97,8 @@ final class BenchCommand implements Callable<Integer> {
         if (options.casesFromStdin) {
             return runCasesFromStdin(client, ctx, options, out);
         }
-        out.printf("jrdma bench over %s: %s port %d, mtu %d, %s mode, warm-up %d, window %d%n", ctx.transport(), ctx.device().name(),
-                ctx.port().number(), ctx.mtu(), mode(options), options.warmup, options.window);
+        out.printf("jrdma bench over %s, %s mode, warm-up %d, window %d%n", PingPongCommand.link(ctx), mode(options),
+                options.warmup, options.window);
         emulationNotice(ctx, out);
         out.println("latency: one-way (round trip / 2) for send_lat and write_lat, round trip for read_lat, as perftest;"
                 + " iters: the timed iterations (fewer than asked for large sizes)");
@@ -155,8 +155,7 @@ final class BenchCommand implements Callable<Integer> {
      */
     private static int runCasesFromStdin(BenchClient client, RdmaContext ctx, BenchOptions options, PrintStream out)
             throws Exception {
-        System.err.printf("jrdma bench: %s port %d, mtu %d, %s mode, cases from stdin%n", ctx.device().name(),
-                ctx.port().number(), ctx.mtu(), mode(options));
+        System.err.printf("jrdma bench over %s, %s mode, cases from stdin%n", PingPongCommand.link(ctx), mode(options));
         emulationNotice(ctx, System.err);
         out.println("ready; " + warmUp(client, options));
         out.flush();

@@ -18,7 +18,10 @@ import picocli.CommandLine.ParameterException;
  * never a stack trace.
  */
 @Command(name = "jrdma-bench", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "jrdma's benchmarks and examples; without a command: devices.",
+        description = {"jrdma's benchmarks and examples; without a command: devices.",
+            "Over RDMA when a device has an active port (Soft-RoCE counts); RDMA_TRANSPORT=tcp or shm runs them over TCP"
+                + " or same-host shared memory, and the other RDMA_* variables choose the device"
+                + " (docs/configuration.md)."},
         subcommands = {DevicesCommand.class, PingPongCommand.class, BenchCommand.class, KeyedCommand.class, KvCommand.class,
             AllocCommand.class, IdleCpuCommand.class, NioCommand.class, CompareReport.class, JmhCommand.class})
 public final class Main implements Callable<Integer> {

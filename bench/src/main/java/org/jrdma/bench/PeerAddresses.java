@@ -11,7 +11,8 @@ import picocli.CommandLine.Parameters;
  */
 final class PeerAddresses {
     @Parameters(index = "0", arity = "0..1", paramLabel = "server-ip",
-            description = "the server's address (default: the device's RoCE v2 GID address)")
+            description = "the server's address (default: the device's RoCE v2 GID address; without RDMA the loopback"
+                    + " address)")
     InetAddress server;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "client-ip", description = "the client's address (default: server-ip)")
