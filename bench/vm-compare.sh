@@ -70,12 +70,18 @@ run_native() { # test size dir
 # The long-lived Java pairs: mode -> server pid, client pid, command and reply descriptors. Their
 # pipes live in the guest's own /tmp (the shared project folder cannot hold FIFOs).
 declare -A java_server java_client java_cmd java_reply
-java_modes=()  # in start order
 fifos=$(mktemp -d)
+# Runs "$@" (exec) without the script's ends of the earlier pairs' fifos: a process that kept another
+# pair's stdin open would keep that client from ever seeing the end of its input.
+without_fifos() {
+  local fd
+  for fd in "${java_cmd[@]}" "${java_reply[@]}"; do eval "exec $fd>&-"; done
+  exec "$@"
+}
 start_java() { # mode
   local mode=$1
   port=$((port + 1))
-  taskset -c "$server_cpus" java ${JRDMA_COMPARE_JAVA_OPTIONS:-} -jar "$jar" bench --server "$ip:$port" --mode "$mode" > "$out/java-$mode-server.log" 2>&1 &
+  (without_fifos taskset -c "$server_cpus" java ${JRDMA_COMPARE_JAVA_OPTIONS:-} -jar "$jar" bench --server "$ip:$port" --mode "$mode") > "$out/java-$mode-server.log" 2>&1 &
   java_server[$mode]=$!
   for _ in $(seq 1 240); do grep -q "bench server on" "$out/java-$mode-server.log" 2>/dev/null && break; sleep 0.5; done
   if ! grep -q "bench server on" "$out/java-$mode-server.log" 2>/dev/null; then
@@ -83,15 +89,14 @@ start_java() { # mode
     exit 1
   fi
   mkfifo "$fifos/$mode.in" "$fifos/$mode.out" || exit 1
-  taskset -c "$client_cpus" java ${JRDMA_COMPARE_JAVA_OPTIONS:-} -jar "$jar" bench --connect "$ip:$port" --local "$ip" --mode "$mode" --lat-iters "$lat_iters" \
-    --bw-iters "$bw_iters" --tests "$(echo $tests | tr ' ' ',')" --cases-from-stdin < "$fifos/$mode.in" > "$fifos/$mode.out" 2> "$out/java-$mode-client.log" &
+  (without_fifos taskset -c "$client_cpus" java ${JRDMA_COMPARE_JAVA_OPTIONS:-} -jar "$jar" bench --connect "$ip:$port" --local "$ip" --mode "$mode" --lat-iters "$lat_iters" \
+    --bw-iters "$bw_iters" --tests "$(echo $tests | tr ' ' ',')" --cases-from-stdin) < "$fifos/$mode.in" > "$fifos/$mode.out" 2> "$out/java-$mode-client.log" &
   java_client[$mode]=$!
   # Opened read-write, a FIFO never blocks the open; a client that dies is noticed by read's timeout.
   local cmd reply
   exec {cmd}<> "$fifos/$mode.in"
   exec {reply}<> "$fifos/$mode.out"
   java_cmd[$mode]=$cmd
-  java_modes+=("$mode")
   java_reply[$mode]=$reply
   local line
   if read -r -t 300 line <&"$reply"; then
@@ -128,12 +133,8 @@ end_within() {
 }
 
 stop_java() {
-  local mode fd i
-  # Last started first: a Java pair started later inherited the fifos the script had open then (the
-  # earlier pairs' stdin among them), so an earlier client sees the end of its stdin only once the
-  # later pairs are gone.
-  for ((i = ${#java_modes[@]} - 1; i >= 0; i--)); do
-    mode=${java_modes[i]}
+  local mode fd
+  for mode in "${!java_cmd[@]}"; do
     kill -CONT "${java_server[$mode]}" "${java_client[$mode]}"
     fd=${java_cmd[$mode]}
     exec {fd}>&-  # end of its stdin: the client finishes

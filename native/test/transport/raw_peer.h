@@ -16,6 +16,22 @@
 
 namespace jrdma::test {
 
+// The server's reject as a raw client reads it from `fd`; reason kNone when the answer was not a reject.
+struct Reject {
+  wire::RejectReason reason = wire::RejectReason::kNone;
+  uint32_t detail = 0;
+};
+
+inline Reject read_reject(int fd) {
+  uint8_t answer[1 + wire::kRejectSize];
+  Reject reject;
+  if (::recv(fd, answer, sizeof answer, MSG_WAITALL) == static_cast<ssize_t>(sizeof answer) &&
+      answer[0] == tcp::kAnswerRejected) {
+    wire::decode_reject(answer + 1, wire::kRejectSize, &reject.reason, &reject.detail);
+  }
+  return reject;
+}
+
 // A peer that speaks the TCP transport by hand.
 class RawPeer {
  public:
@@ -51,17 +67,7 @@ class RawPeer {
            wire::decode_handshake(answer.data() + 1, wire::kHandshakeSize, server) == wire::RejectReason::kNone;
   }
 
-  wire::RejectReason rejected() {
-    uint8_t answer[1 + wire::kRejectSize];
-    if (::recv(fd_, answer, sizeof answer, MSG_WAITALL) != static_cast<ssize_t>(sizeof answer) ||
-        answer[0] != tcp::kAnswerRejected) {
-      return wire::RejectReason::kNone;
-    }
-    wire::RejectReason reason = wire::RejectReason::kNone;
-    uint32_t detail = 0;
-    wire::decode_reject(answer + 1, wire::kRejectSize, &reason, &detail);
-    return reason;
-  }
+  wire::RejectReason rejected() { return read_reject(fd_).reason; }
 
   void frame(const tcp::Frame& f, const uint8_t* payload = nullptr) {
     uint8_t header[tcp::kFrameHeaderSize];

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "test/transport/raw_peer.h"
 #include "test/transport/tcp_loop.h"
 #include "transports/stream/tcp_context.h"
 #include "wire/handshake.h"
@@ -25,22 +26,6 @@
 
 namespace jrdma::test {
 namespace {
-
-// The server's reject as a raw client reads it; reason kNone when the answer was not a reject.
-struct Reject {
-  wire::RejectReason reason = wire::RejectReason::kNone;
-  uint32_t detail = 0;
-};
-
-Reject read_reject(int fd) {
-  uint8_t answer[1 + wire::kRejectSize];
-  Reject reject;
-  if (::recv(fd, answer, sizeof answer, MSG_WAITALL) == static_cast<ssize_t>(sizeof answer) &&
-      answer[0] == tcp::kAnswerRejected) {
-    wire::decode_reject(answer + 1, wire::kRejectSize, &reject.reason, &reject.detail);
-  }
-  return reject;
-}
 
 TEST(TcpContext, AConnectionCarriesMessagesBothWaysAndAGracefulCloseReachesThePeer) {
   Loop server;

@@ -3,7 +3,6 @@
 // taken for it yet — and asks Java (kAdmissionRequest); the policy sees the peer's address and
 // connect data and decides at once on the loop thread. Accepted: the usual answer and channel;
 // refused: a reject carrying the policy's code and text, which the client reports.
-#include "base/error.h"
 #include "base/socket_address.h"
 #include "transports/stream/tcp_context.h"
 

@@ -3,12 +3,9 @@
 // asks Java (kAdmissionRequest); Java's policy sees the peer's address and connect data and decides
 // at once on the loop thread (decide()). Accepted: the usual accept path; refused: a reject whose
 // private data carries the policy's code and text, which the client reports.
-#include <algorithm>
-#include <cerrno>
-#include <cstdio>
+#include <memory>
 #include <string>
 
-#include "base/error.h"
 #include "base/socket_address.h"
 #include "transports/verbs/verbs_context.h"
 
