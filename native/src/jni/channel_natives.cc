@@ -3,12 +3,9 @@
 // is in the channel's engine (protocol/channel_engine.h).
 #include "jni/channel_natives.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
-#include <cstring>
 #include <string>
 
+#include "base/socket_address.h"
 #include "crypto/crypto.h"
 #include "jni/context_handle.h"
 #include "jni/exceptions.h"
@@ -28,21 +25,7 @@ sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
   if (chars == nullptr) throw std::bad_alloc();
   std::string text(chars);
   env->ReleaseStringUTFChars(ip, chars);
-  if (port < 0 || port > 65535)
-    throw RdmaError(ErrorKind::kIllegalArgument, "port out of range: " + std::to_string(port));
-  sockaddr_storage storage{};
-  auto* v4 = reinterpret_cast<sockaddr_in*>(&storage);
-  auto* v6 = reinterpret_cast<sockaddr_in6*>(&storage);
-  if (inet_pton(AF_INET, text.c_str(), &v4->sin_addr) == 1) {
-    v4->sin_family = AF_INET;
-    v4->sin_port = htons(static_cast<uint16_t>(port));
-  } else if (inet_pton(AF_INET6, text.c_str(), &v6->sin6_addr) == 1) {
-    v6->sin6_family = AF_INET6;
-    v6->sin6_port = htons(static_cast<uint16_t>(port));
-  } else {
-    throw RdmaError(ErrorKind::kIllegalArgument, "not an IP address: " + text);
-  }
-  return storage;
+  return parse_socket_address(text, port);
 }
 
 // The options of a context's channels from Java's settings record (protocol/channel_settings.h)
@@ -99,10 +82,11 @@ jint key0(JNIEnv*, jclass, jlong context, jlong channel) {
   return static_cast<jint>(context_of(context)->engine(channel).key());
 }
 
-// The peer's address of a connected (or accepting) channel as "ip port", or null before there is one.
-jstring peerAddress0(JNIEnv* env, jclass, jlong context, jlong channel) {
+// This end's (local) or the peer's address of a connected (or accepting) channel as "ip port", or
+// null before there is one.
+jstring address0(JNIEnv* env, jclass, jlong context, jlong channel, jboolean local) {
   return guarded<jstring>(env, nullptr, [&]() -> jstring {
-    std::string text = context_of(context)->peer_address(channel);
+    std::string text = context_of(context)->address(channel, local == JNI_TRUE);
     return text.empty() ? nullptr : env->NewStringUTF(text.c_str());
   });
 }
@@ -238,7 +222,7 @@ const JNINativeMethod kChannelMethods[] = {
     JRDMA_NATIVE(createChannel0, "(JLjava/nio/ByteBuffer;[B)J"),
     JRDMA_NATIVE(queuePair0, "(JJ)Ljava/lang/String;"),
     JRDMA_NATIVE(key0, "(JJ)I"),
-    JRDMA_NATIVE(peerAddress0, "(JJ)Ljava/lang/String;"),
+    JRDMA_NATIVE(address0, "(JJZ)Ljava/lang/String;"),
     JRDMA_NATIVE(ring0, "(JJ)Ljava/nio/ByteBuffer;"),
     JRDMA_NATIVE(connect0, "(JJLjava/lang/String;ILjava/lang/String;I[B)V"),
     JRDMA_NATIVE(submit0, "(JJJI)V"),

@@ -63,8 +63,8 @@ class ContextHandle {
   virtual void destroy_channel(int64_t channel) = 0;
   // The ring of eager slots (depth x eager bytes), which Java reads messages from.
   virtual ChannelMemory ring(int64_t channel) = 0;
-  // "ip port" of the peer, or "" before there is one.
-  virtual std::string peer_address(int64_t channel) = 0;
+  // "ip port" of this end (local) or of the peer, or "" before there is one.
+  virtual std::string address(int64_t channel, bool local) = 0;
   // The link as the transport sees it (the queue pair's attributes; the socket's ends).
   virtual std::string describe_link(int64_t channel) = 0;
   // The text of the admission refusal that closed this client channel ("" if none).

@@ -85,7 +85,9 @@ class TcpContextHandle final : public ContextHandle {
     const EngineOptions& options = entry(channel).engine.options();
     return ChannelMemory{entry(channel).memory.data(), std::size_t{options.depth} * options.eager};
   }
-  std::string peer_address(int64_t channel) override { return socket_end_text(socket_of(entry(channel)), false); }
+  std::string address(int64_t channel, bool local) override {
+    return socket_end_text(socket_of(entry(channel)), local);
+  }
   std::string describe_link(int64_t channel) override {
     const tcp::TcpChannelEntry& e = entry(channel);
     std::string from = socket_end_text(socket_of(e), true);

@@ -59,9 +59,10 @@ class VerbsContextHandle final : public ContextHandle {
     VerbsChannelEntry* c = from_handle<VerbsChannelEntry>(channel);
     return ChannelMemory{c->memory().base, std::size_t{c->options.engine.depth} * c->options.engine.eager};
   }
-  std::string peer_address(int64_t channel) override {
+  std::string address(int64_t channel, bool local) override {
     rdma_cm_id* id = from_handle<VerbsChannelEntry>(channel)->transport.cm_id();
-    return id == nullptr ? std::string() : address_text(rdma_get_peer_addr(id));
+    if (id == nullptr) return std::string();
+    return address_text(local ? rdma_get_local_addr(id) : rdma_get_peer_addr(id));
   }
   std::string describe_link(int64_t channel) override {
     return from_handle<VerbsChannelEntry>(channel)->transport.describe_queue_pair();

@@ -28,6 +28,14 @@ public interface RdmaChannel extends AutoCloseable {
     InetSocketAddress remoteAddress();
 
     /**
+     * This end's address: the device's (or, over TCP and shared memory, the socket's) address and port
+     * of the connection, as the peer sees it in its {@link #remoteAddress()}.
+     *
+     * @return this end's address, or null before the channel opened
+     */
+    InetSocketAddress localAddress();
+
+    /**
      * Largest message {@link #send} accepts: the peer's {@link RdmaConfig#maxMessageSize()} (before the
      * channel is open, this side's).
      *

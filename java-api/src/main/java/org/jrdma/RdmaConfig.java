@@ -24,7 +24,12 @@ public final class RdmaConfig {
 
     /** {@return a builder holding the defaults} */
     public static Builder builder() {
-        return new Builder();
+        return new Builder(new ConfigValues());
+    }
+
+    /** {@return a builder holding this configuration's values, to derive another configuration from it} */
+    public Builder toBuilder() {
+        return new Builder(v.checkedCopy());
     }
 
     /** {@return all defaults: the only device with an active port, its first active port, the port's GID and MTU} */
@@ -143,9 +148,8 @@ public final class RdmaConfig {
     }
 
     /**
-     * {@return the largest message in bytes}. The largest message this side receives (announced to the
-     * peer, whose sends above it are refused locally); never below eagerSize - 16. Messages above
-     * eagerSize - 16 go by rendezvous.
+     * {@return the largest message in bytes}. The largest message this side receives (announced to the peer, whose
+     * sends above it are refused locally); never below eagerSize - 16. Messages above eagerSize - 16 go by rendezvous.
      */
     public int maxMessageSize() {
         return v.maxMessageSize;
@@ -157,19 +161,17 @@ public final class RdmaConfig {
     }
 
     /**
-     * {@return the budget in bytes}. Bytes a context reads by rendezvous at a time, over all its
-     * channels: a large message is given memory only once its length fits (one larger than the whole
-     * budget goes alone).
+     * {@return the budget in bytes}. Bytes a context reads by rendezvous at a time, over all its channels: a large
+     * message is given memory only once its length fits (one larger than the whole budget goes alone).
      */
     public long receiveBudget() {
         return v.receiveBudget;
     }
 
     /**
-     * {@return the pending requests allowed}. Connection requests a server accepts that are not established yet,
-     * per listener (the listen's config) and per context (the context's config). Each pins a queue pair and a
-     * receive ring ({@code queueDepth * eagerSize} bytes) until it is established or given up; beyond the limit
-     * a request is rejected with "too many connection requests pending".
+     * {@return the pending requests allowed}. Connection requests a server accepts that are not established yet, per
+     * listener (the listen's config) and per context (the context's config). Each pins a queue pair and a receive ring
+     * (queueDepth * eagerSize bytes) until established or given up; beyond: "too many connection requests pending".
      */
     public int maxPendingConnections() {
         return v.maxPendingConnections;
@@ -185,10 +187,9 @@ public final class RdmaConfig {
     }
 
     /**
-     * {@return the bound in milliseconds, or 0}. When a channel's operations wait this long without one
-     * of them completing (no credits or answer from the peer, no completion from the device), the
-     * channel closes and every one fails with {@link OperationTimeoutException}: a posted RDMA
-     * operation cannot be withdrawn alone. 0: never.
+     * {@return the bound in milliseconds, or 0}. When a channel's operations wait this long without one of them
+     * completing (no credits or answer from the peer, no completion from the device), the channel closes and every
+     * one fails with {@link OperationTimeoutException}: a posted RDMA operation cannot be withdrawn alone. 0: never.
      */
     public int operationTimeoutMillis() {
         return v.operationTimeoutMillis;
@@ -200,9 +201,8 @@ public final class RdmaConfig {
     }
 
     /**
-     * {@return a copy of the key, or null}. The key both ends of every channel of this context prove
-     * they hold (HMAC-SHA256 over fresh nonces of both sides; the key never travels), or null: no
-     * authentication.
+     * {@return a copy of the key, or null}. The key both ends of every channel of this context prove they hold
+     * (HMAC-SHA256 over fresh nonces of both sides; the key never travels), or null: no authentication.
      */
     public byte[] preSharedKey() {
         return v.preSharedKey == null ? null : v.preSharedKey.clone();
@@ -215,9 +215,10 @@ public final class RdmaConfig {
 
     /** Builds a configuration; each setter checks its value at once and returns this builder. */
     public static final class Builder {
-        private final ConfigValues values = new ConfigValues();
+        private final ConfigValues values;
 
-        private Builder() {
+        private Builder(ConfigValues start) {
+            this.values = start;
         }
 
         /** The values being built, for {@link EnvironmentVariables}, whose errors name the variables. */

@@ -31,6 +31,21 @@ class RdmaConfigTest {
     }
 
     @Test
+    void toBuilderDerivesAConfigurationAndLeavesTheOriginalAsItWas() {
+        byte[] key = new byte[32];
+        RdmaConfig original = RdmaConfig.builder().transport(Transport.SHM).eagerSize(8192).queueDepth(64)
+                .preSharedKey(key).build();
+        RdmaConfig derived = original.toBuilder().pollMode(PollMode.CALLER).queueDepth(32).build();
+        assertEquals(PollMode.CALLER, derived.pollMode());
+        assertEquals(32, derived.queueDepth());
+        assertEquals(Transport.SHM, derived.transport());
+        assertEquals(8192, derived.eagerSize());
+        assertEquals(32, derived.preSharedKey().length);
+        assertEquals(PollMode.ADAPTIVE, original.pollMode());
+        assertEquals(64, original.queueDepth());
+    }
+
+    @Test
     void readsTheTransportVariable() {
         assertEquals(Transport.SHM, RdmaConfig.fromEnvironment(Map.of("RDMA_TRANSPORT", "Shm")).transport());
         assertEquals(Transport.TCP, RdmaConfig.fromEnvironment(Map.of("RDMA_TRANSPORT", "tcp")).transport());

@@ -54,6 +54,11 @@ final class DeadlineChannel implements ChannelOperations {
     }
 
     @Override
+    public InetSocketAddress localAddress() {
+        return channel.localAddress();
+    }
+
+    @Override
     public int maxMessageSize() {
         return channel.maxMessageSize();
     }

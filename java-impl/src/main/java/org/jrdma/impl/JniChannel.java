@@ -70,6 +70,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
     private volatile boolean opened; // onOpen was called
     /** Written once when the connection opens; read without the lock on every send. */
     private volatile int peerMaxMessage;
+    private volatile InetSocketAddress local; // written once when the connection opens
 
     JniChannel(JniContext context, long handle, InetSocketAddress remote, RdmaConfig config,
                ChannelHandler handler) {
@@ -91,6 +92,11 @@ final class JniChannel extends NativeResource implements ChannelOperations {
     @Override
     public InetSocketAddress remoteAddress() {
         return remote;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return local;
     }
 
     @Override
@@ -225,6 +231,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
             state = State.OPEN;
             peerMaxMessage = maxMessage;
         }
+        local = NativeAddresses.parse(NativeChannel.address0(contextHandle, handle, true));
         connected.complete(this);
         ChannelEvents.opened(context.device().name(), remote);
         ChannelHandler h = handler;

@@ -361,7 +361,7 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     /** Where an accepted channel's connection comes from (so logs and exceptions name the peer). */
     private InetSocketAddress peerAddress(long channelHandle) {
-        return NativeAddresses.parse(NativeChannel.peerAddress0(handle, channelHandle));
+        return NativeAddresses.parse(NativeChannel.address0(handle, channelHandle, false));
     }
 
     void onIncomingRejected(long listener, int reason, int peerValue) {

@@ -27,8 +27,8 @@ final class NativeChannel {
     /** The key every record about the channel carries. */
     static native int key0(long context, long channel);
 
-    /** The peer's address as "ip port" (rdma_cm), or null before the channel has one. */
-    static native String peerAddress0(long context, long channel);
+    /** This end's (local) or the peer's address as "ip port", or null before the channel has one. */
+    static native String address0(long context, long channel, boolean local);
 
     /** The receive ring (depth x eager bytes) as a direct buffer; messages are views of its slots. */
     static native ByteBuffer ring0(long context, long channel);

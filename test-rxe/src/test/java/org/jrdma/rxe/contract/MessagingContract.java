@@ -85,6 +85,31 @@ public abstract class MessagingContract {
      * receive completions; they are delivered first).
      */
     @Test
+    void eachEndKnowsBothAddressesAndTheyAgree() throws Exception {
+        try (Endpoints e = new Endpoints(fabric())) {
+            InetSocketAddress address = e.address();
+            CompletableFuture<RdmaChannel> accepted = new CompletableFuture<>();
+            RdmaServer server = e.listen(address, new ChannelHandler() {
+                @Override
+                public void onOpen(RdmaChannel channel) {
+                    accepted.complete(channel);
+                }
+
+                @Override
+                public void onMessage(RdmaChannel channel, RdmaMessage message) {
+                }
+            });
+            RdmaChannel client = e.connect(server.localAddress(), (ch, m) -> { });
+            RdmaChannel serverSide = accepted.get(10, TimeUnit.SECONDS);
+            assertEquals(server.localAddress(), serverSide.localAddress(), "the accepted channel's own end is the listener's");
+            assertEquals(server.localAddress(), client.remoteAddress());
+            assertEquals(client.localAddress(), serverSide.remoteAddress(), "what the client is, as the server sees it");
+            assertEquals(e.clientAddress, client.localAddress().getAddress());
+            assertTrue(client.localAddress().getPort() > 0, client.localAddress().toString());
+        }
+    }
+
+    @Test
     void messagesSentBeforeAGracefulCloseAllReachThePeersHandler() throws Exception {
         try (Endpoints e = new Endpoints(fabric())) {
             InetSocketAddress address = e.address();

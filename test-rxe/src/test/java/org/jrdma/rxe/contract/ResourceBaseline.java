@@ -10,7 +10,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -48,8 +50,11 @@ public final class ResourceBaseline implements BeforeAllCallback, AfterAllCallba
     public void afterAll(ExtensionContext context) throws Exception {
         Snapshot before = context.getStore(NAMESPACE).get("baseline", Snapshot.class);
         String of = context.getRequiredTestClass().getSimpleName();
-        assertEquals(before.resources(), settled(ContextLifecycleContract::resourceCounts, before.resources()),
-                "rdma resource show counts after " + of);
+        Map<String, Integer> resources = settled(ContextLifecycleContract::resourceCounts, before.resources());
+        if (!before.resources().equals(resources)) {
+            assertEquals(before.resources(), resources, "rdma resource show counts after " + of + "; who holds them now:\n"
+                    + owners(before.resources(), resources) + "jrdma threads: " + jrdmaThreads());
+        }
         assertEquals(before.descriptors(), settled(ResourceBaseline::descriptors, before.descriptors()),
                 "verbs, rdma_cm and event descriptors after " + of);
         assertEquals(before.threads(), settled(ResourceBaseline::jrdmaThreads, before.threads()), "jrdma threads after " + of);
@@ -91,6 +96,25 @@ public final class ResourceBaseline implements BeforeAllCallback, AfterAllCallba
     @FunctionalInterface
     public interface ThrowingSupplier<T> {
         T get() throws Exception;
+    }
+
+    /**
+     * The detailed `rdma resource show KIND` lines (owner pid and command) of each kind whose count
+     * differs, e.g. "rxe1.pd": which process, and so which test, kept the resource.
+     */
+    private static String owners(Map<String, Integer> before, Map<String, Integer> after) throws Exception {
+        Set<String> kinds = new TreeSet<>();
+        for (String key : after.keySet()) {
+            if (!after.get(key).equals(before.get(key)) && key.contains(".")) {
+                kinds.add(key.substring(key.indexOf('.') + 1));
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        for (String kind : kinds) {
+            text.append("rdma resource show ").append(kind).append(":\n")
+                    .append(Processes.run(30, "rdma", "resource", "show", kind).output());
+        }
+        return text.toString();
     }
 
     /** Open descriptors of the kinds the library creates, by kind: /dev/infiniband/*, eventfd, epoll. */
