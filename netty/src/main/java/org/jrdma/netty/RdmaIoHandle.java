@@ -1,0 +1,25 @@
+package org.jrdma.netty;
+
+import io.netty.channel.IoEvent;
+import io.netty.channel.IoHandle;
+import io.netty.channel.IoRegistration;
+
+/**
+ * What a channel of this transport registers with its {@link RdmaIoHandler}. jrdma reports a channel's
+ * events through its handler callbacks, not through {@link IoEvent}s: the registration only ties the
+ * channel to the loop's context and lets the loop close it when it shuts down.
+ */
+interface RdmaIoHandle extends IoHandle {
+    @Override
+    default void handle(IoRegistration registration, IoEvent ioEvent) {
+        // never called: RdmaIoHandler submits no IoEvents
+    }
+
+    /** Closes the channel now, as the loop it is registered with shuts down. */
+    void closeNow();
+
+    @Override
+    default void close() {
+        closeNow();
+    }
+}

@@ -1,0 +1,420 @@
+package org.jrdma.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.AbstractChannel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelMetadata;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.channel.EventLoop;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.ChannelInputShutdownReadComplete;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.Future;
+import java.net.ConnectException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.channels.AlreadyConnectedException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ConnectionPendingException;
+import java.nio.channels.NotYetConnectedException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.ConnectionRefusedException;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaClosedException;
+import org.jrdma.RdmaContext;
+
+/**
+ * A Netty {@link SocketChannel} over a jrdma channel: a byte stream whose writes are sent as jrdma
+ * messages ({@link RegisteredWrites}) and whose received messages are read in order
+ * ({@link InboundMessages}). Create it through {@code Bootstrap.channel(RdmaSocketChannel.class)} on a
+ * group of {@link RdmaIoHandler}s; a server's channels are made by {@link RdmaServerSocketChannel}.
+ */
+public final class RdmaSocketChannel extends AbstractChannel implements SocketChannel {
+    private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
+
+    private final RdmaSocketChannelConfig config = new RdmaSocketChannelConfig(this);
+    private final InboundMessages inbound = new InboundMessages(this);
+    private volatile boolean open = true;
+    private volatile boolean active;
+    private volatile InetSocketAddress local;
+    private volatile InetSocketAddress remote;
+    /** The context the jrdma channel lives in: the loop's for a client, the listener's for an accepted one. */
+    private RdmaContext context;
+    private RdmaChannel rdma;
+    private RegisteredWrites writes;
+    private IoRegistration registration;
+    private ChannelPromise connectPromise;
+    private Future<?> connectTimeout;
+
+    /** A client channel, connected by {@code Bootstrap.connect}. */
+    public RdmaSocketChannel() {
+        super(null);
+    }
+
+    /** A channel a server accepted: open and active, its events reported to {@link #inbound()} from now on. */
+    RdmaSocketChannel(RdmaServerSocketChannel parent, RdmaContext context, RdmaChannel accepted) {
+        super(parent);
+        this.context = context;
+        this.local = parent.localAddress();
+        this.remote = accepted.remoteAddress();
+        opened(accepted);
+        accepted.setHandler(inbound);
+    }
+
+    /** What the jrdma channel reports to (messages, close). */
+    InboundMessages inbound() {
+        return inbound;
+    }
+
+    private void opened(RdmaChannel channel) {
+        this.rdma = channel;
+        if (channel.localAddress() != null) {
+            this.local = channel.localAddress();
+        }
+        this.writes = new RegisteredWrites(context, channel, (bytes, failure) -> runOnLoop(() -> sent(bytes, failure)));
+        this.active = true;
+    }
+
+    /** Runs {@code task} on this channel's loop: now when called there, else once it is registered. */
+    void runOnLoop(Runnable task) {
+        if (isRegistered() && eventLoop().inEventLoop()) {
+            task.run();
+        } else {
+            inbound.post(task);
+        }
+    }
+
+    @Override
+    public RdmaServerSocketChannel parent() {
+        return (RdmaServerSocketChannel) super.parent();
+    }
+
+    @Override
+    public RdmaSocketChannelConfig config() {
+        return config;
+    }
+
+    @Override
+    public ChannelMetadata metadata() {
+        return METADATA;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public boolean isActive() {
+        return active;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) super.localAddress();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return (InetSocketAddress) super.remoteAddress();
+    }
+
+    @Override
+    protected SocketAddress localAddress0() {
+        return local;
+    }
+
+    @Override
+    protected SocketAddress remoteAddress0() {
+        return remote;
+    }
+
+    // ---- half-closure: not supported (a jrdma channel has no half-closed state) ----
+
+    @Override
+    public boolean isInputShutdown() {
+        return !active;
+    }
+
+    @Override
+    public boolean isOutputShutdown() {
+        return !active;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return !active;
+    }
+
+    @Override
+    public ChannelFuture shutdownInput() {
+        return shutdownInput(newPromise());
+    }
+
+    @Override
+    public ChannelFuture shutdownInput(ChannelPromise promise) {
+        return promise.setFailure(halfClosureUnsupported());
+    }
+
+    @Override
+    public ChannelFuture shutdownOutput() {
+        return shutdownOutput(newPromise());
+    }
+
+    @Override
+    public ChannelFuture shutdownOutput(ChannelPromise promise) {
+        return promise.setFailure(halfClosureUnsupported());
+    }
+
+    @Override
+    public ChannelFuture shutdown() {
+        return shutdown(newPromise());
+    }
+
+    @Override
+    public ChannelFuture shutdown(ChannelPromise promise) {
+        return promise.setFailure(halfClosureUnsupported());
+    }
+
+    private Exception halfClosureUnsupported() {
+        return !active ? new NotYetConnectedException()
+                : new UnsupportedOperationException("jrdma channels do not support half-closure: close the channel");
+    }
+
+    /**
+     * The peer closed and everything it sent was read: the channel closes. With ALLOW_HALF_CLOSURE the
+     * pipeline first sees the input shut down, as a socket's does at the end of the stream; the output
+     * cannot stay open, since a jrdma channel closes both ways at once.
+     */
+    void peerClosed() {
+        if (config.isAllowHalfClosure()) {
+            pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+            pipeline().fireUserEventTriggered(ChannelInputShutdownReadComplete.INSTANCE);
+        }
+        unsafe().close(unsafe().voidPromise());
+    }
+
+    // ---- registration ----
+
+    @Override
+    protected boolean isCompatible(EventLoop loop) {
+        return loop instanceof IoEventLoop ioLoop && ioLoop.isCompatible(Handle.class);
+    }
+
+    @Override
+    protected void doRegister(ChannelPromise promise) {
+        ((IoEventLoop) eventLoop()).register(new Handle()).addListener(f -> {
+            if (f.isSuccess()) {
+                registration = (IoRegistration) f.getNow();
+                promise.setSuccess();
+                inbound.drain(); // events that came before the channel had a loop
+            } else {
+                promise.setFailure(f.cause());
+            }
+        });
+    }
+
+    @Override
+    protected void doDeregister() {
+        if (registration != null) {
+            registration.cancel();
+            registration = null;
+        }
+    }
+
+    /** Ties this channel to its loop's handler, which closes it when the loop shuts down. */
+    private final class Handle implements RdmaIoHandle {
+        @Override
+        public void closeNow() {
+            unsafe().close(unsafe().voidPromise());
+        }
+    }
+
+    // ---- connecting, closing ----
+
+    @Override
+    protected void doBind(SocketAddress localAddress) {
+        local = (InetSocketAddress) localAddress;
+    }
+
+    private void connect(InetSocketAddress remoteAddress, InetSocketAddress localAddress, ChannelPromise promise) {
+        if (rdma != null) {
+            promise.setFailure(new AlreadyConnectedException());
+            return;
+        }
+        if (connectPromise != null) {
+            promise.setFailure(new ConnectionPendingException());
+            return;
+        }
+        if (localAddress != null) {
+            local = localAddress;
+        }
+        context = registration.attachment();
+        connectPromise = promise;
+        remote = remoteAddress;
+        int timeoutMillis = config.getConnectTimeoutMillis();
+        if (timeoutMillis > 0) {
+            connectTimeout = eventLoop().schedule(() -> connectFailed(new ConnectTimeoutException(
+                    "connection timed out after " + timeoutMillis + " ms: " + remoteAddress)), timeoutMillis, TimeUnit.MILLISECONDS);
+        }
+        promise.addListener(f -> {
+            if (f.isCancelled()) {
+                connectFailed(null);
+            }
+        });
+        InetSocketAddress bind = local;
+        context.connect(remoteAddress, bind == null ? null : bind.getAddress(), inbound).whenComplete(
+                (channel, failure) -> runOnLoop(() -> connected(channel, failure, remoteAddress)));
+    }
+
+    private void connected(RdmaChannel channel, Throwable failure, InetSocketAddress remoteAddress) {
+        ChannelPromise promise = connectPromise;
+        if (failure != null) {
+            connectFailed(connectException(failure, remoteAddress));
+            return;
+        }
+        if (promise == null || promise.isDone() || !open) { // timed out, cancelled or closed meanwhile
+            channel.close();
+            return;
+        }
+        cancelConnectTimeout();
+        connectPromise = null;
+        opened(channel);
+        boolean promiseSet = promise.trySuccess();
+        pipeline().fireChannelActive();
+        if (!promiseSet) {
+            close(voidPromise());
+        }
+    }
+
+    /** Ends a connect that has not succeeded: fails its promise with {@code cause} (null: it was cancelled) and closes. */
+    private void connectFailed(Throwable cause) {
+        ChannelPromise promise = connectPromise;
+        if (promise == null) {
+            return;
+        }
+        connectPromise = null;
+        cancelConnectTimeout();
+        if (cause != null) {
+            promise.tryFailure(cause);
+        }
+        unsafe().close(unsafe().voidPromise());
+    }
+
+    private void cancelConnectTimeout() {
+        if (connectTimeout != null) {
+            connectTimeout.cancel(false);
+            connectTimeout = null;
+        }
+    }
+
+    /** jrdma's connect failure as a socket program expects it: refused is a {@link ConnectException}. */
+    private static Throwable connectException(Throwable failure, InetSocketAddress remoteAddress) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof org.jrdma.ConnectTimeoutException) {
+            return new ConnectTimeoutException(cause.getMessage() + ": " + remoteAddress);
+        }
+        if (cause instanceof ConnectionRefusedException || cause instanceof org.jrdma.ConnectionException) {
+            ConnectException refused = new ConnectException(cause.getMessage() + ": " + remoteAddress);
+            refused.initCause(cause);
+            return refused;
+        }
+        return cause;
+    }
+
+    @Override
+    protected void doDisconnect() {
+        doClose();
+    }
+
+    @Override
+    protected void doClose() {
+        open = false;
+        active = false;
+        ChannelPromise promise = connectPromise;
+        if (promise != null) {
+            connectPromise = null;
+            cancelConnectTimeout();
+            promise.tryFailure(new ClosedChannelException());
+        }
+        if (rdma != null) {
+            rdma.close();
+        }
+        inbound.discard();
+    }
+
+    // ---- reading ----
+
+    @Override
+    protected void doBeginRead() {
+        inbound.readRequested();
+    }
+
+    // ---- writing ----
+
+    @Override
+    protected Object filterOutboundMessage(Object msg) {
+        if (msg instanceof ByteBuf) {
+            return msg;
+        }
+        throw new UnsupportedOperationException("jrdma channels write ByteBufs only, not " + msg.getClass().getName());
+    }
+
+    @Override
+    protected void doWrite(ChannelOutboundBuffer in) {
+        writes.write(in);
+    }
+
+    /** A message reached the peer or failed (on this channel's loop). */
+    private void sent(int bytes, Throwable failure) {
+        boolean wasFull = writes.full();
+        writes.acknowledged(bytes);
+        if (failure != null) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            // A close (the peer's or ours) loses what was in flight, as a socket's does; the close itself is reported.
+            if (active && !(cause instanceof RdmaClosedException)) {
+                pipeline().fireExceptionCaught(cause);
+                close(voidPromise());
+            }
+            return;
+        }
+        if (wasFull && !writes.full()) {
+            ((Unsafe) unsafe()).resumeWrites();
+        }
+    }
+
+    @Override
+    protected AbstractUnsafe newUnsafe() {
+        return new Unsafe();
+    }
+
+    private final class Unsafe extends AbstractUnsafe {
+        @Override
+        public void connect(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
+            // Cancellable, as a non-blocking socket's connect is: cancelling closes the channel.
+            if (promise.isDone() || !ensureOpen(promise)) {
+                return;
+            }
+            if (!(remoteAddress instanceof InetSocketAddress inet)) {
+                promise.setFailure(new IllegalArgumentException("not an InetSocketAddress: " + remoteAddress));
+                return;
+            }
+            if (inet.getAddress() != null && inet.getAddress().isAnyLocalAddress()) {
+                // As the kernel does for a socket: connecting to the wildcard address reaches this host.
+                inet = new InetSocketAddress(inet.getAddress() instanceof Inet6Address ? "::1" : "127.0.0.1", inet.getPort());
+            }
+            RdmaSocketChannel.this.connect(inet, (InetSocketAddress) localAddress, promise);
+        }
+
+        /** Sends what waited for the in-flight bound. */
+        void resumeWrites() {
+            flush0();
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package org.jrdma.netty;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.socket.SocketCancelWriteTest;
+import java.util.List;
+
+/** Netty's SocketCancelWriteTest over jrdma. */
+class RdmaSocketCancelWriteTest extends SocketCancelWriteTest {
+    @Override
+    protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
+        return RdmaSocketTestPermutation.INSTANCE.socket();
+    }
+}

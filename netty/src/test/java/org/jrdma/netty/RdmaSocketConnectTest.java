@@ -1,0 +1,15 @@
+package org.jrdma.netty;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.socket.SocketConnectTest;
+import java.util.List;
+
+/** Netty's SocketConnectTest over jrdma. */
+class RdmaSocketConnectTest extends SocketConnectTest {
+    @Override
+    protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
+        return RdmaSocketTestPermutation.INSTANCE.socket();
+    }
+}

@@ -1,0 +1,15 @@
+package org.jrdma.netty;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.socket.SocketExceptionHandlingTest;
+import java.util.List;
+
+/** Netty's SocketExceptionHandlingTest over jrdma. */
+class RdmaSocketExceptionHandlingTest extends SocketExceptionHandlingTest {
+    @Override
+    protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
+        return RdmaSocketTestPermutation.INSTANCE.socket();
+    }
+}

@@ -1,0 +1,15 @@
+package org.jrdma.netty;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.socket.SocketReadPendingTest;
+import java.util.List;
+
+/** Netty's SocketReadPendingTest over jrdma. */
+class RdmaSocketReadPendingTest extends SocketReadPendingTest {
+    @Override
+    protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
+        return RdmaSocketTestPermutation.INSTANCE.socket();
+    }
+}

@@ -1,0 +1,90 @@
+package org.jrdma.netty;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapFactory;
+import io.netty.testsuite.transport.socket.SocketTestPermutation;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.jrdma.RdmaConfig;
+import org.jrdma.Transport;
+
+/**
+ * Netty's test-suite permutations over jrdma, as Netty's own epoll and io_uring tests build theirs:
+ * a server and a client bootstrap on groups of {@link RdmaIoHandler}s, once per transport named by the
+ * system property {@code jrdma.netty.transports} (default "tcp,shm": the host's mvn verify; the VM
+ * runs "verbs"). Server and client use the same transport; each has a group of its own.
+ */
+final class RdmaSocketTestPermutation extends SocketTestPermutation {
+    static final RdmaSocketTestPermutation INSTANCE = new RdmaSocketTestPermutation();
+
+    private final List<Groups> groups = new ArrayList<>();
+
+    /** A transport's server and client groups. */
+    private record Groups(Transport transport, EventLoopGroup server, EventLoopGroup client) { }
+
+    private RdmaSocketTestPermutation() {
+        for (String name : System.getProperty("jrdma.netty.transports", "tcp,shm").split(",")) {
+            Transport transport = Transport.valueOf(name.trim().toUpperCase(Locale.ROOT));
+            RdmaConfig config = RdmaConfig.builder().transport(transport).build();
+            groups.add(new Groups(transport, group(transport + "-server", config), group(transport + "-client", config)));
+        }
+    }
+
+    private static EventLoopGroup group(String name, RdmaConfig config) {
+        return new MultiThreadIoEventLoopGroup(NUM_THREADS, new DefaultThreadFactory("testsuite-jrdma-" + name, true),
+                RdmaIoHandler.newFactory(config));
+    }
+
+    @Override
+    public List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> socket() {
+        List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> list = new ArrayList<>();
+        for (Groups g : groups) {
+            list.add(new BootstrapComboFactory<>() {
+                @Override
+                public ServerBootstrap newServerInstance() {
+                    return new ServerBootstrap().group(g.server()).channel(RdmaServerSocketChannel.class);
+                }
+
+                @Override
+                public Bootstrap newClientInstance() {
+                    return new Bootstrap().group(g.client()).channel(RdmaSocketChannel.class);
+                }
+
+                @Override
+                public String toString() {
+                    return "jrdma " + g.transport();
+                }
+            });
+        }
+        return list;
+    }
+
+    @Override
+    public List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> socketWithFastOpen() {
+        return socket();
+    }
+
+    @Override
+    public List<BootstrapFactory<ServerBootstrap>> serverSocket() {
+        List<BootstrapFactory<ServerBootstrap>> list = new ArrayList<>();
+        for (Groups g : groups) {
+            list.add(() -> new ServerBootstrap().group(g.server()).channel(RdmaServerSocketChannel.class));
+        }
+        return list;
+    }
+
+    @Override
+    public List<BootstrapFactory<Bootstrap>> clientSocket() {
+        List<BootstrapFactory<Bootstrap>> list = new ArrayList<>();
+        for (Groups g : groups) {
+            list.add(() -> new Bootstrap().group(g.client()).channel(RdmaSocketChannel.class));
+        }
+        return list;
+    }
+}
