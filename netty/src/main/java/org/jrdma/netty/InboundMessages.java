@@ -7,6 +7,7 @@ import io.netty.channel.RecvByteBufAllocator;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jrdma.ChannelHandler;
 import org.jrdma.RdmaChannel;
@@ -34,6 +35,7 @@ final class InboundMessages implements ChannelHandler {
         drain();
     };
     // The channel's loop only:
+    private volatile EventLoop loop; // set when the channel is registered
     private final ArrayDeque<ByteBuf> readable = new ArrayDeque<>();
     private boolean draining;
     private boolean readRequested;
@@ -56,22 +58,36 @@ final class InboundMessages implements ChannelHandler {
         post(new PeerClosed(cause));
     }
 
+    /** The channel is registered with {@code loop}, which drains the inbox from now on (also after a deregistration). */
+    void registeredWith(EventLoop loop) {
+        this.loop = loop;
+        drain(); // events that came before the channel had a loop
+    }
+
     /** Queues an event (a message, a close or a task) for the channel's loop; from any thread. */
     void post(Object event) {
         inbox.add(event);
-        if (!channel.isRegistered()) {
-            return; // drained once registered
+        EventLoop target = loop;
+        if (target == null) {
+            if (!channel.isOpen()) {
+                discardInbox(); // closed before it ever had a loop: nothing will drain it
+            }
+            return; // else drained once registered
         }
-        EventLoop loop = channel.eventLoop();
-        if (loop.inEventLoop()) {
+        if (target.inEventLoop()) {
             drain();
         } else if (drainScheduled.compareAndSet(false, true)) {
-            loop.execute(drainTask);
+            try {
+                target.execute(drainTask);
+            } catch (RejectedExecutionException loopShutDown) {
+                drainScheduled.set(false);
+                discardInbox();
+            }
         }
     }
 
     /** Takes what the inbox holds, in order (the channel's loop). */
-    void drain() {
+    private void drain() {
         if (draining) {
             return; // an event handled below posted another: the loop below takes it
         }
@@ -142,6 +158,14 @@ final class InboundMessages implements ChannelHandler {
         for (ByteBuf message = readable.poll(); message != null; message = readable.poll()) {
             message.release();
         }
+        discardInbox();
+    }
+
+    /**
+     * Drops the queued messages and runs the queued tasks (which only close what opened late once the
+     * channel is closed); from any thread when no loop will drain the inbox any more.
+     */
+    private void discardInbox() {
         for (Object event = inbox.poll(); event != null; event = inbox.poll()) {
             if (event instanceof ByteBuf message) {
                 message.release();

@@ -81,13 +81,9 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
         this.active = true;
     }
 
-    /** Runs {@code task} on this channel's loop: now when called there, else once it is registered. */
+    /** Runs {@code task} on this channel's loop, in order with its events (now when called there and nothing waits). */
     void runOnLoop(Runnable task) {
-        if (isRegistered() && eventLoop().inEventLoop()) {
-            task.run();
-        } else {
-            inbound.post(task);
-        }
+        inbound.post(task);
     }
 
     @Override
@@ -213,7 +209,7 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
             if (f.isSuccess()) {
                 registration = (IoRegistration) f.getNow();
                 promise.setSuccess();
-                inbound.drain(); // events that came before the channel had a loop
+                inbound.registeredWith(eventLoop());
             } else {
                 promise.setFailure(f.cause());
             }

@@ -3,6 +3,7 @@ package org.jrdma.netty;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.testsuite.transport.TestsuitePermutation.BootstrapFactory;
 import io.netty.testsuite.transport.socket.SocketChannelNotYetConnectedTest;
+import java.net.SocketAddress;
 import java.util.List;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,11 @@ class RdmaSocketChannelNotYetConnectedTest extends SocketChannelNotYetConnectedT
     @Override
     protected List<BootstrapFactory<Bootstrap>> newFactories() {
         return RdmaSocketTestPermutation.INSTANCE.clientSocket();
+    }
+
+    @Override
+    protected SocketAddress newSocketAddress() {
+        return RdmaSocketTestPermutation.newSocketAddress();
     }
 
     @Test

@@ -9,14 +9,13 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.testsuite.transport.TestsuitePermutation.BootstrapFactory;
 import io.netty.testsuite.transport.socket.SocketConnectionAttemptTest;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.AdmissionPolicy;
 import org.jrdma.Rdma;
-import org.jrdma.RdmaConfig;
 import org.jrdma.RdmaContext;
 import org.jrdma.RdmaServer;
 import org.jrdma.Transport;
@@ -30,6 +29,11 @@ class RdmaSocketConnectionAttemptTest extends SocketConnectionAttemptTest {
         return RdmaSocketTestPermutation.INSTANCE.clientSocket();
     }
 
+    @Override
+    protected SocketAddress newSocketAddress() {
+        return RdmaSocketTestPermutation.newSocketAddress();
+    }
+
     /**
      * Netty's test cancels a connect to an unroutable address (198.51.100.254), which it expects to hang;
      * some networks answer it (a transparent proxy on this project's CI machines replies "HTTP/1.1 400",
@@ -41,8 +45,9 @@ class RdmaSocketConnectionAttemptTest extends SocketConnectionAttemptTest {
     @Override
     public void testConnectCancellation(TestInfo testInfo) throws Throwable {
         CountDownLatch testOver = new CountDownLatch(1);
-        try (RdmaContext peer = Rdma.open(RdmaConfig.builder().transport(Transport.AUTO).build())) {
-            RdmaServer silent = peer.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), (ch, m) -> { },
+        // TCP and shared memory on the host, verbs on the servers' device in the VM.
+        try (RdmaContext peer = Rdma.open(RdmaSocketTestPermutation.config(Transport.AUTO, "jrdma.netty.serverDevice"))) {
+            RdmaServer silent = peer.listen((InetSocketAddress) newSocketAddress(), (ch, m) -> { },
                     request -> {
                         try {
                             testOver.await(60, TimeUnit.SECONDS); // holds the peer's loop: nothing is answered

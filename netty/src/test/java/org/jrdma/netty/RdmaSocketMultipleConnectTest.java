@@ -4,6 +4,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
 import io.netty.testsuite.transport.socket.SocketMultipleConnectTest;
+import java.net.SocketAddress;
 import java.util.List;
 
 /** Netty's SocketMultipleConnectTest over jrdma. */
@@ -11,5 +12,10 @@ class RdmaSocketMultipleConnectTest extends SocketMultipleConnectTest {
     @Override
     protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
         return RdmaSocketTestPermutation.INSTANCE.socket();
+    }
+
+    @Override
+    protected SocketAddress newSocketAddress() {
+        return RdmaSocketTestPermutation.newSocketAddress();
     }
 }

@@ -8,6 +8,11 @@ import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
 import io.netty.testsuite.transport.TestsuitePermutation.BootstrapFactory;
 import io.netty.testsuite.transport.socket.SocketTestPermutation;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.NetUtil;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +23,9 @@ import org.jrdma.Transport;
  * Netty's test-suite permutations over jrdma, as Netty's own epoll and io_uring tests build theirs:
  * a server and a client bootstrap on groups of {@link RdmaIoHandler}s, once per transport named by the
  * system property {@code jrdma.netty.transports} (default "tcp,shm": the host's mvn verify; the VM
- * runs "verbs"). Server and client use the same transport; each has a group of its own.
+ * runs "verbs"). Server and client use the same transport; each has a group of its own. Over verbs
+ * the servers listen on {@code jrdma.netty.address} (an address of {@code jrdma.netty.serverDevice})
+ * and the clients use {@code jrdma.netty.clientDevice} (test-rxe/vm/netty-verbs.sh sets them).
  */
 final class RdmaSocketTestPermutation extends SocketTestPermutation {
     static final RdmaSocketTestPermutation INSTANCE = new RdmaSocketTestPermutation();
@@ -29,11 +36,36 @@ final class RdmaSocketTestPermutation extends SocketTestPermutation {
     private record Groups(Transport transport, EventLoopGroup server, EventLoopGroup client) { }
 
     private RdmaSocketTestPermutation() {
-        for (String name : System.getProperty("jrdma.netty.transports", "tcp,shm").split(",")) {
-            Transport transport = Transport.valueOf(name.trim().toUpperCase(Locale.ROOT));
-            RdmaConfig config = RdmaConfig.builder().transport(transport).build();
-            groups.add(new Groups(transport, group(transport + "-server", config), group(transport + "-client", config)));
+        for (Transport transport : transports()) {
+            groups.add(new Groups(transport, group(transport + "-server", config(transport, "jrdma.netty.serverDevice")),
+                    group(transport + "-client", config(transport, "jrdma.netty.clientDevice"))));
         }
+    }
+
+    /** {@return the transports the tests run over: {@code jrdma.netty.transports}, default "tcp,shm"} */
+    static List<Transport> transports() {
+        List<Transport> transports = new ArrayList<>();
+        for (String name : System.getProperty("jrdma.netty.transports", "tcp,shm").split(",")) {
+            transports.add(Transport.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+        }
+        return transports;
+    }
+
+    /** The address the tests' servers bind: {@code jrdma.netty.address} (over verbs), else Netty's loopback address. */
+    static SocketAddress newSocketAddress() {
+        String address = System.getProperty("jrdma.netty.address");
+        try {
+            return new InetSocketAddress(address == null ? NetUtil.LOCALHOST : InetAddress.getByName(address), 0);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("jrdma.netty.address=" + address + " is no address", e);
+        }
+    }
+
+    /** A context configuration over {@code transport}, on the device a system property names (over verbs). */
+    static RdmaConfig config(Transport transport, String deviceProperty) {
+        RdmaConfig.Builder config = RdmaConfig.builder().transport(transport);
+        String device = System.getProperty(deviceProperty);
+        return (device == null ? config : config.device(device)).build();
     }
 
     private static EventLoopGroup group(String name, RdmaConfig config) {

@@ -1,0 +1,21 @@
+package org.jrdma.netty;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
+import io.netty.testsuite.transport.socket.SocketSslClientRenegotiateTest;
+import java.net.SocketAddress;
+import java.util.List;
+
+/** Netty's SocketSslClientRenegotiateTest over jrdma. */
+class RdmaSocketSslClientRenegotiateTest extends SocketSslClientRenegotiateTest {
+    @Override
+    protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
+        return RdmaSocketTestPermutation.INSTANCE.socket();
+    }
+
+    @Override
+    protected SocketAddress newSocketAddress() {
+        return RdmaSocketTestPermutation.newSocketAddress();
+    }
+}

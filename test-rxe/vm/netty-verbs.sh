@@ -1,0 +1,18 @@
+#!/bin/sh
+# Runs inside the VM: Netty's test suite over jrdma-netty on verbs (docs/netty.md) — the servers'
+# event loops on rxe0 (10.77.0.1), the clients' on rxe1. The host's mvn verify runs it over TCP and
+# shared memory. Reports go to test-rxe/target/vm-reports/netty.
+set -u
+repo=${JRDMA_REPO:?}
+target="$repo/netty/target"
+for f in "$target/vm/classpath.txt" "$target/classes" "$target/test-classes" "$repo/test-rxe/target/vm/junit-console.jar"; do
+  [ -e "$f" ] || { echo "netty-verbs: missing $f (run mvn -B verify on the host first)"; exit 3; }
+done
+reports="$repo/test-rxe/target/vm-reports/netty"
+rm -rf "$reports"
+java -XX:TieredStopAtLevel=1 -Djrdma.netty.transports=verbs -Djrdma.netty.address=10.77.0.1 \
+  -Djrdma.netty.serverDevice=rxe0 -Djrdma.netty.clientDevice=rxe1 \
+  -jar "$repo/test-rxe/target/vm/junit-console.jar" execute \
+  --class-path "$target/test-classes:$target/classes:$(cat "$target/vm/classpath.txt")" \
+  --scan-class-path="$target/test-classes" "$@" \
+  --reports-dir "$reports" --details=summary --disable-banner --disable-ansi-colors
