@@ -143,7 +143,8 @@ public interface RdmaContext extends AutoCloseable {
      * Connects from a given local address (which selects the device, e.g. one of several RoCE ports).
      *
      * @param remote  the listener's address
-     * @param local   the address to connect from (null: the route's choice)
+     * @param local   the address to connect from (null: over verbs this context's device, by its GID's address;
+     *                over TCP and shared memory the route's choice)
      * @param handler the channel's handler
      * @return completes with the open channel, or fails with a {@link ConnectionException} subclass
      */
@@ -154,7 +155,8 @@ public interface RdmaContext extends AutoCloseable {
      * {@link ConnectionRequest#MAX_DATA} bytes, sent in the clear); {@code local} may be null.
      *
      * @param remote      the listener's address
-     * @param local       the address to connect from (null: the route's choice)
+     * @param local       the address to connect from (null: over verbs this context's device, by its GID's address;
+     *                    over TCP and shared memory the route's choice)
      * @param handler     the channel's handler
      * @param connectData what the server's policy sees ({@link ConnectionRequest#data()})
      * @return completes with the open channel, or fails with a {@link ConnectionException} subclass

@@ -1,5 +1,6 @@
 package org.jrdma.impl;
 
+import java.net.InetAddress;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.jrdma.ConfigurationException;
@@ -101,6 +102,12 @@ record DeviceSelection(RdmaDevice device, RdmaPort port, int gidIndex, int mtu) 
 
     private static boolean isActive(RdmaPort port) {
         return port.state() == PortState.ACTIVE;
+    }
+
+    /** {@return the address of the chosen GID when it is of {@code remote}'s family (IPv4 or IPv6), else null} */
+    InetAddress sourceFor(InetAddress remote) {
+        return port.gids().stream().filter(g -> g.index() == gidIndex).findFirst().flatMap(Gid::ip)
+                .filter(ip -> ip.getClass() == remote.getClass()).orElse(null);
     }
 
     private static boolean isLinkLocal(Gid gid) {

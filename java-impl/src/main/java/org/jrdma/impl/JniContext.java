@@ -327,7 +327,7 @@ final class JniContext extends NativeResource implements RdmaContext {
                 // Known to the registry before the loop can report anything about it.
                 registry.register(channel);
                 NativeChannel.connect0(handle, channelHandle, remote.getAddress().getHostAddress(), remote.getPort(),
-                        local == null ? null : local.getHostAddress(), config.connectTimeoutMillis(), connectData);
+                        sourceAddress(local, remote), config.connectTimeoutMillis(), connectData);
             } catch (RuntimeException e) {
                 NativeChannel.destroy0(handle, channelHandle); // the registry drops it with its key
                 throw e;
@@ -445,18 +445,13 @@ final class JniContext extends NativeResource implements RdmaContext {
         release(); // the context's own use: it is freed now, or when the last child is
     }
 
-    /** Marks closed while holding a use, so the context cannot be freed before its children are closed. */
-    private boolean markClosedKeepingUse() {
-        try {
-            acquire();
-        } catch (RdmaClosedException alreadyClosed) {
-            return false;
-        }
-        if (!markClosed()) {
-            release();
-            return false;
-        }
-        return true;
+    /**
+     * Where a connection comes from: {@code local}, else over verbs this context's device (its GID's address, when of the
+     * remote's family) — the route's own choice may lead out of another device, whose queue pairs this context cannot use.
+     */
+    private String sourceAddress(InetAddress local, InetSocketAddress remote) {
+        InetAddress source = local != null || transport() != Transport.VERBS ? local : selection.sourceFor(remote.getAddress());
+        return source == null ? null : source.getHostAddress();
     }
 
     @Override

@@ -86,6 +86,20 @@ abstract class NativeResource {
         }
     }
 
+    /** Marks closed while holding a use, so that it is not freed before the caller released it (after closing children). */
+    final boolean markClosedKeepingUse() {
+        try {
+            acquire();
+        } catch (RdmaClosedException alreadyClosed) {
+            return false;
+        }
+        if (!markClosed()) {
+            release();
+            return false;
+        }
+        return true;
+    }
+
     private void freeOnce() {
         if (freed.compareAndSet(0, 1)) {
             free();
