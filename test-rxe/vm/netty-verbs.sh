@@ -9,10 +9,12 @@ for f in "$target/vm/classpath.txt" "$target/classes" "$target/test-classes" "$r
   [ -e "$f" ] || { echo "netty-verbs: missing $f (run mvn -B verify on the host first)"; exit 3; }
 done
 reports="$repo/test-rxe/target/vm-reports/netty"
+selection="--scan-class-path=$target/test-classes"
+[ $# -gt 0 ] && selection=""  # tests selected: --select-class, --select-method
 rm -rf "$reports"
 java -XX:TieredStopAtLevel=1 -Djrdma.netty.transports=verbs -Djrdma.netty.address=10.77.0.1 \
   -Djrdma.netty.serverDevice=rxe0 -Djrdma.netty.clientDevice=rxe1 \
   -jar "$repo/test-rxe/target/vm/junit-console.jar" execute \
   --class-path "$target/test-classes:$target/classes:$(cat "$target/vm/classpath.txt")" \
-  --scan-class-path="$target/test-classes" "$@" \
+  $selection "$@" \
   --reports-dir "$reports" --details=summary --disable-banner --disable-ansi-colors
