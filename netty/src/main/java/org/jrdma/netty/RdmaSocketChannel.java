@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import org.jrdma.ConnectionRefusedException;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaClosedException;
+import org.jrdma.RdmaOperationException;
 import org.jrdma.RdmaContext;
 
 /**
@@ -37,6 +38,8 @@ import org.jrdma.RdmaContext;
  */
 public final class RdmaSocketChannel extends AbstractChannel implements SocketChannel {
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
+    /** ibv_wc_status of a work request flushed because its queue pair left the ready state (the connection ended). */
+    private static final int WR_FLUSH_ERR = 5;
 
     private final RdmaSocketChannelConfig config = new RdmaSocketChannelConfig(this);
     private final InboundMessages inbound = new InboundMessages(this);
@@ -285,7 +288,7 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
         boolean promiseSet = promise.trySuccess();
         pipeline().fireChannelActive();
         if (!promiseSet) {
-            close(voidPromise());
+            unsafe().close(unsafe().voidPromise()); // the pipeline refuses a void promise for close
         }
     }
 
@@ -373,10 +376,13 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
         writes.acknowledged(bytes);
         if (failure != null) {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            // A close (the peer's or ours) loses what was in flight, as a socket's does; the close itself is reported.
-            if (active && !(cause instanceof RdmaClosedException)) {
+            // A close (the peer's or ours) loses what was in flight, as a socket's does, and the close itself is
+            // reported: a send flushed by it (WR_FLUSH_ERR: the peer disconnected while it was posted) is no error of its own.
+            boolean lostToTheClose = cause instanceof RdmaClosedException
+                    || cause instanceof RdmaOperationException op && op.status() == WR_FLUSH_ERR;
+            if (active && !lostToTheClose) {
                 pipeline().fireExceptionCaught(cause);
-                close(voidPromise());
+                unsafe().close(unsafe().voidPromise());
             }
             return;
         }
