@@ -52,13 +52,11 @@ java -XX:TieredStopAtLevel=1 -Djrdma.repo="$repo" -jar "$target/vm/junit-console
   --reports-dir "$reports" --details=tree --disable-banner --disable-ansi-colors
 status=$?
 examples_status=0
-netty_status=0
 if [ "$native_ran" = 1 ]; then
-  # The examples as separate processes over verbs (the host's mvn verify runs them over TCP and shm)
-  # and Netty's test suite over jrdma-netty on verbs; before the topology-destroying tests, which
-  # delete the devices.
+  # The examples as separate processes over verbs (the host's mvn verify runs them over TCP and shm);
+  # before the topology-destroying tests, which delete the devices. (Netty's test suite over verbs is
+  # run on its own, test-rxe/vm/netty-verbs.sh: not yet reliable in the emulation, docs/netty.md.)
   sh "$repo/test-rxe/vm/examples-verbs.sh" || examples_status=$?
-  [ "$destructive" = 1 ] && { sh "$repo/test-rxe/vm/netty-verbs.sh" || netty_status=$?; }  # not when tests are selected
 fi
 # The emulation's health: packets the veth pair dropped (rxe-setup.sh makes it lossless) and any
 # kernel warning from rdma_rxe. A test failure next to either is the emulation's (docs/testing.md).
@@ -79,5 +77,4 @@ if [ "$destructive" = 1 ]; then
 fi
 [ "$status" = 0 ] && [ "$native_status" != 0 ] && status=$native_status
 [ "$status" = 0 ] && [ "$examples_status" != 0 ] && status=$examples_status
-[ "$status" = 0 ] && [ "$netty_status" != 0 ] && status=$netty_status
 exit "$status"
