@@ -4,8 +4,6 @@ import io.netty.channel.AbstractServerChannel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
-import io.netty.channel.IoEventLoop;
-import io.netty.channel.IoRegistration;
 import io.netty.channel.socket.ServerSocketChannel;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -28,7 +26,7 @@ public final class RdmaServerSocketChannel extends AbstractServerChannel impleme
     private final ArrayDeque<RdmaSocketChannel> accepted = new ArrayDeque<>();
     private volatile boolean open = true;
     private volatile RdmaServer server;
-    private IoRegistration registration;
+    private final LoopRegistration registration = new LoopRegistration(this);
     private boolean readRequested;
 
     /** A server channel, bound by {@code ServerBootstrap.bind}. */
@@ -68,40 +66,22 @@ public final class RdmaServerSocketChannel extends AbstractServerChannel impleme
 
     @Override
     protected boolean isCompatible(EventLoop loop) {
-        return loop instanceof IoEventLoop ioLoop && ioLoop.isCompatible(Handle.class);
+        return LoopRegistration.fits(loop);
     }
 
     @Override
     protected void doRegister(ChannelPromise promise) {
-        ((IoEventLoop) eventLoop()).register(new Handle()).addListener(f -> {
-            if (f.isSuccess()) {
-                registration = (IoRegistration) f.getNow();
-                promise.setSuccess();
-            } else {
-                promise.setFailure(f.cause());
-            }
-        });
+        registration.register(promise, () -> { });
     }
 
     @Override
     protected void doDeregister() {
-        if (registration != null) {
-            registration.cancel();
-            registration = null;
-        }
-    }
-
-    /** Ties this channel to its loop's handler, which closes it when the loop shuts down. */
-    private final class Handle implements RdmaIoHandle {
-        @Override
-        public void closeNow() {
-            unsafe().close(unsafe().voidPromise());
-        }
+        registration.cancel();
     }
 
     @Override
     protected void doBind(SocketAddress localAddress) {
-        RdmaContext context = registration.attachment();
+        RdmaContext context = registration.context();
         server = context.listen((InetSocketAddress) localAddress, new Acceptor(context));
     }
 

@@ -8,8 +8,6 @@ import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
-import io.netty.channel.IoEventLoop;
-import io.netty.channel.IoRegistration;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.channel.socket.SocketChannel;
@@ -24,7 +22,6 @@ import java.nio.channels.ConnectionPendingException;
 import java.nio.channels.NotYetConnectedException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import org.jrdma.ConnectionRefusedException;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaOperationException;
@@ -51,7 +48,7 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
     private RdmaContext context;
     private RdmaChannel rdma;
     private RegisteredWrites writes;
-    private IoRegistration registration;
+    private final LoopRegistration registration = new LoopRegistration(this);
     private ChannelPromise connectPromise;
     private Future<?> connectTimeout;
 
@@ -203,36 +200,17 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
 
     @Override
     protected boolean isCompatible(EventLoop loop) {
-        return loop instanceof IoEventLoop ioLoop && ioLoop.isCompatible(Handle.class);
+        return LoopRegistration.fits(loop);
     }
 
     @Override
     protected void doRegister(ChannelPromise promise) {
-        ((IoEventLoop) eventLoop()).register(new Handle()).addListener(f -> {
-            if (f.isSuccess()) {
-                registration = (IoRegistration) f.getNow();
-                promise.setSuccess();
-                inbound.registeredWith(eventLoop());
-            } else {
-                promise.setFailure(f.cause());
-            }
-        });
+        registration.register(promise, () -> inbound.registeredWith(eventLoop()));
     }
 
     @Override
     protected void doDeregister() {
-        if (registration != null) {
-            registration.cancel();
-            registration = null;
-        }
-    }
-
-    /** Ties this channel to its loop's handler, which closes it when the loop shuts down. */
-    private final class Handle implements RdmaIoHandle {
-        @Override
-        public void closeNow() {
-            unsafe().close(unsafe().voidPromise());
-        }
+        registration.cancel();
     }
 
     // ---- connecting, closing ----
@@ -254,7 +232,7 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
         if (localAddress != null) {
             local = localAddress;
         }
-        context = registration.attachment();
+        context = registration.context();
         connectPromise = promise;
         remote = remoteAddress;
         int timeoutMillis = config.getConnectTimeoutMillis();
@@ -313,13 +291,18 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
         }
     }
 
-    /** jrdma's connect failure as a socket program expects it: refused is a {@link ConnectException}. */
+    /** {@return what a future failed with, without the CompletionException that wraps it in dependent stages} */
+    private static Throwable unwrapped(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    /** jrdma's connect failure as a socket program expects it: refused (any connection failure) is a {@link ConnectException}. */
     private static Throwable connectException(Throwable failure, InetSocketAddress remoteAddress) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause = unwrapped(failure);
         if (cause instanceof org.jrdma.ConnectTimeoutException) {
             return new ConnectTimeoutException(cause.getMessage() + ": " + remoteAddress);
         }
-        if (cause instanceof ConnectionRefusedException || cause instanceof org.jrdma.ConnectionException) {
+        if (cause instanceof org.jrdma.ConnectionException) {
             ConnectException refused = new ConnectException(cause.getMessage() + ": " + remoteAddress);
             refused.initCause(cause);
             return refused;
@@ -375,7 +358,7 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
         boolean wasFull = writes.full();
         writes.acknowledged(bytes);
         if (failure != null) {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            Throwable cause = unwrapped(failure);
             // A close (the peer's or ours) loses what was in flight, as a socket's does, and the close itself is
             // reported: a send flushed by it (WR_FLUSH_ERR: the peer disconnected while it was posted) is no error of its own.
             boolean lostToTheClose = cause instanceof RdmaClosedException

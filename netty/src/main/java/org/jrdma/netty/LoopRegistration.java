@@ -1,0 +1,56 @@
+package org.jrdma.netty;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.EventLoop;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoRegistration;
+import org.jrdma.RdmaContext;
+
+/**
+ * A channel's tie to its event loop's {@link RdmaIoHandler}, for both channel kinds: registers with the
+ * loop, gives the loop's context, and lets the loop close the channel when it shuts down.
+ */
+final class LoopRegistration implements RdmaIoHandle {
+    private final Channel channel;
+    private IoRegistration registration; // the channel's loop only
+
+    LoopRegistration(Channel channel) {
+        this.channel = channel;
+    }
+
+    /** {@return whether {@code loop} runs {@link RdmaIoHandler}s} */
+    static boolean fits(EventLoop loop) {
+        return loop instanceof IoEventLoop ioLoop && ioLoop.isCompatible(LoopRegistration.class);
+    }
+
+    /** Registers with the channel's loop; completes {@code promise}, then runs {@code registered} on success. */
+    void register(ChannelPromise promise, Runnable registered) {
+        ((IoEventLoop) channel.eventLoop()).register(this).addListener(f -> {
+            if (f.isSuccess()) {
+                registration = (IoRegistration) f.getNow();
+                promise.setSuccess();
+                registered.run();
+            } else {
+                promise.setFailure(f.cause());
+            }
+        });
+    }
+
+    void cancel() {
+        if (registration != null) {
+            registration.cancel();
+            registration = null;
+        }
+    }
+
+    /** {@return the context of the loop the channel is registered with} */
+    RdmaContext context() {
+        return registration.attachment();
+    }
+
+    @Override
+    public void closeNow() {
+        channel.unsafe().close(channel.unsafe().voidPromise());
+    }
+}
