@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs inside the VM: the examples (examples/README.md) unchanged over verbs — two push/pull servers
-# and three workers, a keyed producer and consumer, each a JVM of its own on rxe0 (the VM has two
+# and three workers, a keyed producer and consumer, a gRPC server and client, each a JVM of its own on rxe0 (the VM has two
 # devices, so RDMA_DEVICE names one). Fails unless every worker and the consumer checked what they got.
 set -u
 repo=${JRDMA_REPO:?}
@@ -33,8 +33,13 @@ run keyed-producer 10.77.0.1:7100 3 >> "$log" 2>&1 & p=$!
 await "keyed-producer publishing" $p || { kill $p 2>/dev/null; exit 1; }
 run keyed-consumer 10.77.0.1:7100 3 >> "$log" 2>&1 || status=1
 kill $p
-grep -e "^kv-worker" -e "^keyed-consumer" "$log"
-[ "$(grep -c -e '^kv-worker .*every element = 18.0' -e '^keyed-consumer: step .*CRC-32C checked' "$log")" = 6 ] || status=1
+run grpc-server 10.77.0.1:7200 >> "$log" 2>&1 & g=$!
+await "grpc-server listening" $g || { kill $g 2>/dev/null; exit 1; }
+run grpc-client 10.77.0.1:7200 verbs >> "$log" 2>&1 || status=1
+kill $g
+grep -e "^kv-worker" -e "^keyed-consumer" -e "^grpc-client" "$log"
+[ "$(grep -c -e '^kv-worker .*every element = 18.0' -e '^keyed-consumer: step .*CRC-32C checked' \
+  -e '^grpc-client: hello, verbs' -e '^grpc-client: streamed 1000 messages in order' "$log")" = 8 ] || status=1
 echo "examples-verbs: $([ $status = 0 ] && echo passed || echo FAILED)"
 rm -f "$log"
 exit $status

@@ -25,6 +25,8 @@ public final class Examples {
             case "kv-worker" -> KvExample.worker(rest);
             case "keyed-producer" -> KeyedExample.producer(rest);
             case "keyed-consumer" -> KeyedExample.consumer(rest);
+            case "grpc-server" -> GrpcExample.server(rest);
+            case "grpc-client" -> GrpcExample.client(rest);
             default -> usage();
         };
         System.exit(status); // a command line: its status is what the scripts and ExamplesTest check
@@ -37,6 +39,8 @@ public final class Examples {
                   kv-worker RANK WORKERS HOST:PORT...      pushes, waits for WORKERS workers, pulls and checks the sums
                   keyed-producer HOST:PORT STEPS           publishes "weights" for steps 1..STEPS, until killed
                   keyed-consumer HOST:PORT STEPS           fetches them (checksummed) and checks the bytes
+                  grpc-server HOST:PORT                    a gRPC-java greeter over jrdma-netty, until killed
+                  grpc-client HOST:PORT NAME               calls it (unary, then a stream of 1000) and checks the answers
                 The transport comes from RDMA_TRANSPORT (auto: RDMA where there is a device, else TCP or
                 shared memory); HOST is an address of the server's device or host.""");
         return 2;

@@ -119,4 +119,23 @@ class ExamplesTest {
             killAll();
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
+    void aGrpcClientCallsTheServerOverJrdmaNetty(String transport) throws Exception {
+        try {
+            BlockingQueue<String> server = new LinkedBlockingQueue<>();
+            String address = freeAddress();
+            start(transport, server, "grpc-server", address);
+            awaitLine(server, "grpc-server listening");
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            Process client = start(transport, lines, "grpc-client", address, transport);
+            awaitLine(lines, "grpc-client: hello, " + transport);
+            awaitLine(lines, "grpc-client: streamed 1000 messages in order");
+            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not end");
+            assertEquals(0, client.exitValue());
+        } finally {
+            killAll();
+        }
+    }
 }

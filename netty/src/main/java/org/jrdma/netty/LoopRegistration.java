@@ -5,11 +5,10 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoRegistration;
-import org.jrdma.RdmaContext;
 
 /**
  * A channel's tie to its event loop's {@link RdmaIoHandler}, for both channel kinds: registers with the
- * loop, gives the loop's context, and lets the loop close the channel when it shuts down.
+ * loop, gives the loop's context and allocator, and lets the loop close the channel when it shuts down.
  */
 final class LoopRegistration implements RdmaIoHandle {
     private final Channel channel;
@@ -44,8 +43,8 @@ final class LoopRegistration implements RdmaIoHandle {
         }
     }
 
-    /** {@return the context of the loop the channel is registered with} */
-    RdmaContext context() {
+    /** {@return the context (and its allocator) of the loop the channel is registered with} */
+    LoopContext context() {
         return registration.attachment();
     }
 

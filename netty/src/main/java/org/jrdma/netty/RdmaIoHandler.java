@@ -27,12 +27,14 @@ import org.jrdma.RdmaContext;
 public final class RdmaIoHandler implements IoHandler {
     private final ThreadAwareExecutor executor;
     private final RdmaContext context;
+    private final LoopContext loopContext;
     private final Set<RdmaIoHandle> registered = new HashSet<>();
 
     private RdmaIoHandler(ThreadAwareExecutor executor, RdmaConfig config) {
         this.executor = Objects.requireNonNull(executor, "executor");
         // Opened here, not on the loop's thread, so that a group that cannot work fails where it is created.
         this.context = Rdma.open(config.toBuilder().pollMode(PollMode.CALLER).build());
+        this.loopContext = new LoopContext(context);
     }
 
     /** {@return a factory of handlers configured by the RDMA_* environment variables ({@link RdmaConfig#fromEnvironment()})} */
@@ -52,11 +54,6 @@ public final class RdmaIoHandler implements IoHandler {
         Objects.requireNonNull(config, "config");
         RdmaTransport.ensureAvailability();
         return executor -> new RdmaIoHandler(executor, config);
-    }
-
-    /** The context this loop drives (its channels' connections and listeners are made in it). */
-    RdmaContext context() {
-        return context;
     }
 
     @Override
@@ -102,7 +99,7 @@ public final class RdmaIoHandler implements IoHandler {
         context.close();
     }
 
-    /** A channel's registration: its attachment is this loop's context. */
+    /** A channel's registration: its attachment is this loop's {@link LoopContext}. */
     private final class Registration implements IoRegistration {
         private final AtomicBoolean cancelled = new AtomicBoolean();
         private final RdmaIoHandle handle;
@@ -114,7 +111,7 @@ public final class RdmaIoHandler implements IoHandler {
         @Override
         @SuppressWarnings("unchecked")
         public <T> T attachment() {
-            return (T) context;
+            return (T) loopContext;
         }
 
         @Override

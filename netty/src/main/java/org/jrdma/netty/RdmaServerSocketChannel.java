@@ -10,7 +10,6 @@ import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import org.jrdma.ChannelHandler;
 import org.jrdma.RdmaChannel;
-import org.jrdma.RdmaContext;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RdmaServer;
 
@@ -81,8 +80,8 @@ public final class RdmaServerSocketChannel extends AbstractServerChannel impleme
 
     @Override
     protected void doBind(SocketAddress localAddress) {
-        RdmaContext context = registration.context();
-        server = context.listen((InetSocketAddress) localAddress, new Acceptor(context));
+        LoopContext context = registration.context();
+        server = context.rdma().listen((InetSocketAddress) localAddress, new Acceptor(context));
     }
 
     @Override
@@ -119,9 +118,9 @@ public final class RdmaServerSocketChannel extends AbstractServerChannel impleme
 
     /** The listener's handler: runs on this loop's thread, which drives the context. */
     private final class Acceptor implements ChannelHandler {
-        private final RdmaContext context;
+        private final LoopContext context;
 
-        Acceptor(RdmaContext context) {
+        Acceptor(LoopContext context) {
             this.context = context;
         }
 

@@ -25,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaOperationException;
-import org.jrdma.RdmaContext;
 
 /**
  * A Netty {@link SocketChannel} over a jrdma channel: a byte stream whose writes are sent as jrdma
@@ -45,7 +44,7 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
     private volatile InetSocketAddress local;
     private volatile InetSocketAddress remote;
     /** The context the jrdma channel lives in: the loop's for a client, the listener's for an accepted one. */
-    private RdmaContext context;
+    private volatile LoopContext context;
     private RdmaChannel rdma;
     private RegisteredWrites writes;
     private final LoopRegistration registration = new LoopRegistration(this);
@@ -58,13 +57,27 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
     }
 
     /** A channel a server accepted: open and active, its events reported to {@link #inbound()} from now on. */
-    RdmaSocketChannel(RdmaServerSocketChannel parent, RdmaContext context, RdmaChannel accepted) {
+    RdmaSocketChannel(RdmaServerSocketChannel parent, LoopContext context, RdmaChannel accepted) {
         super(parent);
         this.context = context;
         this.local = parent.localAddress();
         this.remote = accepted.remoteAddress();
         opened(accepted);
         accepted.setHandler(inbound);
+    }
+
+    /**
+     * {@return the allocator over the registered memory of the context the jrdma channel lives in (or will:
+     * the loop's, for a client channel that is registered), or null before} Buffers from it are sent without a copy.
+     */
+    RegisteredByteBufAllocator registeredAllocator() {
+        LoopContext known = context;
+        return known == null ? null : known.allocator();
+    }
+
+    /** {@return the bytes this channel sent straight from the buffers written, without a copy (channel's loop only)} */
+    long bytesSentInPlace() {
+        return writes == null ? 0 : writes.sentInPlace();
     }
 
     /** What the jrdma channel reports to (messages, close). */
@@ -77,7 +90,7 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
         if (channel.localAddress() != null) {
             this.local = channel.localAddress();
         }
-        this.writes = new RegisteredWrites(context, channel, (bytes, failure) -> runOnLoop(() -> sent(bytes, failure)));
+        this.writes = new RegisteredWrites(context.allocator(), channel, (bytes, failure) -> runOnLoop(() -> sent(bytes, failure)));
         this.active = true;
     }
 
@@ -205,7 +218,12 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
 
     @Override
     protected void doRegister(ChannelPromise promise) {
-        registration.register(promise, () -> inbound.registeredWith(eventLoop()));
+        registration.register(promise, () -> {
+            if (context == null) {
+                context = registration.context(); // a client's: it connects in this loop's context
+            }
+            inbound.registeredWith(eventLoop());
+        });
     }
 
     @Override
@@ -246,7 +264,7 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
             }
         });
         InetSocketAddress bind = local;
-        context.connect(remoteAddress, bind == null ? null : bind.getAddress(), inbound).whenComplete(
+        context.rdma().connect(remoteAddress, bind == null ? null : bind.getAddress(), inbound).whenComplete(
                 (channel, failure) -> runOnLoop(() -> connected(channel, failure, remoteAddress)));
     }
 

@@ -34,9 +34,25 @@ public final class RdmaSocketChannelConfig extends DefaultChannelConfig implemen
     private volatile int soLinger = -1;
     private volatile int trafficClass;
     private volatile boolean allowHalfClosure;
+    /** The program's allocator (ALLOCATOR option); null: the context's registered memory, else Netty's default. */
+    private volatile ByteBufAllocator chosenAllocator;
 
     RdmaSocketChannelConfig(RdmaSocketChannel channel) {
         super(channel);
+    }
+
+    /**
+     * {@inheritDoc} Unless the program chose one, the allocator over the registered memory of the
+     * channel's context: large buffers from it are sent without a copy ({@link RegisteredByteBufAllocator}).
+     */
+    @Override
+    public ByteBufAllocator getAllocator() {
+        ByteBufAllocator chosen = chosenAllocator;
+        if (chosen != null) {
+            return chosen;
+        }
+        ByteBufAllocator registered = ((RdmaSocketChannel) channel).registeredAllocator();
+        return registered != null ? registered : super.getAllocator();
     }
 
     @Override
@@ -200,6 +216,7 @@ public final class RdmaSocketChannelConfig extends DefaultChannelConfig implemen
     @Override
     public RdmaSocketChannelConfig setAllocator(ByteBufAllocator allocator) {
         super.setAllocator(allocator);
+        chosenAllocator = allocator;
         return this;
     }
 

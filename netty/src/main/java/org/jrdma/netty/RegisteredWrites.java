@@ -3,16 +3,18 @@ package org.jrdma.netty;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelOutboundBuffer;
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
 
 /**
- * A channel's outbound bytes, copied into registered memory once and sent in order: small writes are
- * coalesced into messages of up to the eager payload (one copy into a pooled registered buffer, one
- * send), a large write goes in chunks of up to {@link #LARGE_CHUNK} by rendezvous (the peer reads it
- * straight from the registered copy). A write's promise completes once its bytes are copied, as a
- * socket's write completes once the kernel has them; what is copied but not yet acknowledged is
+ * A channel's outbound bytes, sent in order: small writes are coalesced into messages of up to the
+ * eager payload (one copy into a pooled registered buffer, one send), a large write goes in chunks of
+ * up to {@link #LARGE_CHUNK} by rendezvous — the peer reads it straight from the buffer when it lies in
+ * the context's registered memory ({@link RegisteredByteBufAllocator}, the channel's default allocator),
+ * else from a registered copy. A write's promise completes once its bytes are copied or handed on, as a
+ * socket's write completes once the kernel has them; what is handed on but not yet acknowledged is
  * bounded by {@link #IN_FLIGHT_LIMIT}, beyond which the rest waits in Netty's outbound buffer (which
  * makes the channel unwritable at its high-water mark).
  */
@@ -27,15 +29,18 @@ final class RegisteredWrites {
         void sent(int bytes, Throwable failure);
     }
 
+    private final RegisteredByteBufAllocator allocator;
     private final RdmaContext context;
     private final RdmaChannel channel;
     private final Sent sent;
     private final int eagerPayload;
     private final int largeChunk;
     private long inFlight;
+    private long sentInPlace;
 
-    RegisteredWrites(RdmaContext context, RdmaChannel channel, Sent sent) {
-        this.context = context;
+    RegisteredWrites(RegisteredByteBufAllocator allocator, RdmaChannel channel, Sent sent) {
+        this.allocator = allocator;
+        this.context = allocator.context();
         this.channel = channel;
         this.sent = sent;
         this.eagerPayload = context.config().eagerSize() - 16;
@@ -58,6 +63,13 @@ final class RegisteredWrites {
                 in.remove();
                 continue;
             }
+            if (head.readableBytes() > eagerPayload) {
+                RegisteredByteBuf.Region region = RegisteredByteBuf.regionOf(head, allocator);
+                if (region != null) {
+                    sendInPlace(in, head, region);
+                    continue;
+                }
+            }
             int size = head.readableBytes() > eagerPayload ? Math.min(head.readableBytes(), largeChunk) : eagerPayload;
             RegisteredBuffer registered = context.allocate(size);
             int length = copy(in, registered.buffer(), size);
@@ -70,9 +82,34 @@ final class RegisteredWrites {
         return in.current() == null;
     }
 
+    /** Sends the next chunk of {@code head} from the registered memory it lies in: no copy; the buffer is kept until the peer has read it. */
+    private void sendInPlace(ChannelOutboundBuffer in, ByteBuf head, RegisteredByteBuf.Region region) {
+        int length = Math.min(head.readableBytes(), largeChunk);
+        head.retain();
+        CompletableFuture<Void> send;
+        try {
+            send = channel.send(region.memory(), region.offset(), length);
+        } catch (RuntimeException e) {
+            head.release();
+            throw e;
+        }
+        inFlight += length;
+        sentInPlace += length;
+        in.removeBytes(length); // completes the write's promise once its last chunk is handed on
+        send.whenComplete((done, failure) -> {
+            head.release();
+            sent.sent(length, failure);
+        });
+    }
+
     /** The peer has {@code bytes} more (channel's loop only). */
     void acknowledged(int bytes) {
         inFlight -= bytes;
+    }
+
+    /** {@return the bytes sent straight from the buffers written, without a copy (channel's loop only)} */
+    long sentInPlace() {
+        return sentInPlace;
     }
 
     /** {@return whether the in-flight bound holds writes back} */
