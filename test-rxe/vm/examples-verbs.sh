@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs inside the VM: the examples (examples/README.md) unchanged over verbs — two push/pull servers
-# and three workers, a keyed producer and consumer, a gRPC server and client, each a JVM of its own on rxe0 (the VM has two
+# and three workers, a keyed producer and consumer, echo, a file by rendezvous, one-sided work in agent
+# memory, a gRPC server and client — each a JVM of its own on rxe0 (the VM has two
 # devices, so RDMA_DEVICE names one). Fails unless every worker and the consumer checked what they got.
 set -u
 repo=${JRDMA_REPO:?}
@@ -33,13 +34,34 @@ run keyed-producer 10.77.0.1:7100 3 >> "$log" 2>&1 & p=$!
 await "keyed-producer publishing" $p || { kill $p 2>/dev/null; exit 1; }
 run keyed-consumer 10.77.0.1:7100 3 >> "$log" 2>&1 || status=1
 kill $p
+run echo-server 10.77.0.1:7300 >> "$log" 2>&1 & e=$!
+await "echo-server listening" $e || { kill $e 2>/dev/null; exit 1; }
+run echo-client 10.77.0.1:7300 1000 >> "$log" 2>&1 || status=1
+kill $e
+files=$(mktemp -d)
+mkdir "$files/in"
+head -c 41955465 /dev/urandom > "$files/weights.bin"  # three 16 MiB messages, the last one short
+run file-receiver 10.77.0.1:7400 "$files/in" >> "$log" 2>&1 & f=$!
+await "file-receiver listening" $f || { kill $f 2>/dev/null; exit 1; }
+run file-sender 10.77.0.1:7400 "$files/weights.bin" >> "$log" 2>&1 || status=1
+i=0; until grep -q "^file-receiver: weights.bin" "$log" || [ $i -gt 300 ]; do i=$((i + 1)); sleep 0.2; done
+kill $f
+cmp -s "$files/weights.bin" "$files/in/weights.bin" || { echo "examples-verbs: the received file differs"; status=1; }
+sent=$(grep "^file-sender: weights.bin" "$log" | sed 's/.*sha256 //')
+[ -n "$sent" ] && grep -q "^file-receiver: weights.bin, 41955465 bytes, sha256 $sent" "$log" || status=1
+rm -rf "$files"
+run memory-server 10.77.0.1:7500 >> "$log" 2>&1 & m=$!
+await "memory-server listening" $m || { kill $m 2>/dev/null; exit 1; }
+run memory-client 10.77.0.1:7500 >> "$log" 2>&1 || status=1
+kill $m
 run grpc-server 10.77.0.1:7200 >> "$log" 2>&1 & g=$!
 await "grpc-server listening" $g || { kill $g 2>/dev/null; exit 1; }
 run grpc-client 10.77.0.1:7200 verbs >> "$log" 2>&1 || status=1
 kill $g
-grep -e "^kv-worker" -e "^keyed-consumer" -e "^grpc-client" "$log"
+grep -e "^kv-worker" -e "^keyed-consumer" -e "^grpc-client" -e "^echo-client" -e "^file-" -e "^memory-client" "$log"
 [ "$(grep -c -e '^kv-worker .*every element = 18.0' -e '^keyed-consumer: step .*CRC-32C checked' \
-  -e '^grpc-client: hello, verbs' -e '^grpc-client: streamed 1000 messages in order' "$log")" = 8 ] || status=1
+  -e '^grpc-client: hello, verbs' -e '^grpc-client: streamed 1000 messages in order' \
+  -e '^echo-client: 1000 round trips of 64 B checked' -e '^memory-client: wrote and read back' "$log")" = 10 ] || status=1
 echo "examples-verbs: $([ $status = 0 ] && echo passed || echo FAILED)"
 rm -f "$log"
 exit $status

@@ -1,11 +1,13 @@
 package org.jrdma.bench;
 
+import io.grpc.Attributes;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.NettyChannelBuilder.LocalSocketPicker;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientCalls;
@@ -18,6 +20,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -51,14 +54,21 @@ final class GrpcBench implements AutoCloseable {
     private final Server server;
     private final ManagedChannel channel;
 
-    GrpcBench(NettyTransports transport, InetSocketAddress address, String serverDevice, String clientDevice) throws IOException {
-        serverGroup = transport.group(serverDevice);
-        clientGroup = transport.group(clientDevice);
+    GrpcBench(NettyTransports transport, NettyEndpoints endpoints) throws IOException {
+        serverGroup = endpoints.serverGroup(transport);
+        clientGroup = endpoints.clientGroup(transport);
+        InetSocketAddress address = endpoints.server();
         server = NettyServerBuilder.forAddress(address).channelType(transport.serverChannel()).bossEventLoopGroup(serverGroup)
                 .workerEventLoopGroup(serverGroup).maxInboundMessageSize(64 << 20).addService(service()).build().start();
         int port = ((InetSocketAddress) server.getListenSockets().get(0)).getPort();
         channel = NettyChannelBuilder.forAddress(new InetSocketAddress(address.getAddress(), port))
-                .channelType(transport.channel()).eventLoopGroup(clientGroup).usePlaintext().build();
+                .channelType(transport.channel()).eventLoopGroup(clientGroup).usePlaintext()
+                .localSocketPicker(endpoints.client() == null ? null : new LocalSocketPicker() {
+                    @Override
+                    public SocketAddress createSocketAddress(SocketAddress remote, Attributes attributes) {
+                        return endpoints.clientBind();
+                    }
+                }).build();
     }
 
     private static MethodDescriptor<byte[], byte[]> method(String name, MethodDescriptor.MethodType type) {

@@ -11,7 +11,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.ReferenceCountUtil;
-import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -26,10 +25,10 @@ final class NettyEcho {
     }
 
     /** Round trips of {@code size} bytes: the server echoes what it reads. */
-    static Histogram pingPong(NettyTransports transport, InetSocketAddress address, String serverDevice, String clientDevice,
-                              int size, int warmup, int iterations) throws Exception {
-        EventLoopGroup serverGroup = transport.group(serverDevice);
-        EventLoopGroup clientGroup = transport.group(clientDevice);
+    static Histogram pingPong(NettyTransports transport, NettyEndpoints endpoints, int size, int warmup, int iterations)
+            throws Exception {
+        EventLoopGroup serverGroup = endpoints.serverGroup(transport);
+        EventLoopGroup clientGroup = endpoints.clientGroup(transport);
         try {
             Channel server = new ServerBootstrap().group(serverGroup).channel(transport.serverChannel())
                     .childOption(ChannelOption.TCP_NODELAY, true).childHandler(new ChannelInboundHandlerAdapter() {
@@ -42,11 +41,11 @@ final class NettyEcho {
                         public void channelReadComplete(ChannelHandlerContext ctx) {
                             ctx.flush();
                         }
-                    }).bind(address).sync().channel();
+                    }).bind(endpoints.server()).sync().channel();
             Histogram rtt = new Histogram(3);
             CompletableFuture<Void> done = new CompletableFuture<>();
             ByteBuf request = Unpooled.directBuffer(size).writeZero(size);
-            Channel client = new Bootstrap().group(clientGroup).channel(transport.channel())
+            Channel client = endpoints.bindClient(new Bootstrap()).group(clientGroup).channel(transport.channel())
                     .option(ChannelOption.TCP_NODELAY, true).handler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {
@@ -102,10 +101,9 @@ final class NettyEcho {
     }
 
     /** MiB/s of {@code count} messages of {@code size} bytes, timed until the server's one-byte answer to the last. */
-    static double stream(NettyTransports transport, InetSocketAddress address, String serverDevice, String clientDevice,
-                         int size, int count) throws Exception {
-        EventLoopGroup serverGroup = transport.group(serverDevice);
-        EventLoopGroup clientGroup = transport.group(clientDevice);
+    static double stream(NettyTransports transport, NettyEndpoints endpoints, int size, int count) throws Exception {
+        EventLoopGroup serverGroup = endpoints.serverGroup(transport);
+        EventLoopGroup clientGroup = endpoints.clientGroup(transport);
         long total = (long) size * count;
         try {
             Channel server = new ServerBootstrap().group(serverGroup).channel(transport.serverChannel())
@@ -120,12 +118,12 @@ final class NettyEcho {
                                 ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[1]));
                             }
                         }
-                    }).bind(address).sync().channel();
+                    }).bind(endpoints.server()).sync().channel();
             CompletableFuture<Long> done = new CompletableFuture<>();
             // From the channel's allocator, as Netty programs write (over jrdma: registered memory, sent without a copy).
             ByteBuf[] message = new ByteBuf[1];
             long[] start = new long[1];
-            Channel client = new Bootstrap().group(clientGroup).channel(transport.channel())
+            Channel client = endpoints.bindClient(new Bootstrap()).group(clientGroup).channel(transport.channel())
                     .handler(new ChannelInboundHandlerAdapter() {
                         private int written;
 

@@ -21,6 +21,12 @@ public final class Examples {
     public static void main(String[] args) throws Exception {
         String[] rest = args.length > 0 ? Arrays.copyOfRange(args, 1, args.length) : new String[0];
         int status = switch (args.length > 0 ? args[0] : "") {
+            case "echo-server" -> EchoExample.server(rest);
+            case "echo-client" -> EchoExample.client(rest);
+            case "file-receiver" -> FileExample.receiver(rest);
+            case "file-sender" -> FileExample.sender(rest);
+            case "memory-server" -> RemoteMemoryExample.server(rest);
+            case "memory-client" -> RemoteMemoryExample.client(rest);
             case "kv-server" -> KvExample.server(rest);
             case "kv-worker" -> KvExample.worker(rest);
             case "keyed-producer" -> KeyedExample.producer(rest);
@@ -35,6 +41,12 @@ public final class Examples {
     private static int usage() {
         System.err.println("""
                 usage: java -jar jrdma-examples.jar <example> <arguments>
+                  echo-server HOST:PORT                    answers each message with its bytes, until killed
+                  echo-client HOST:PORT COUNT              COUNT round trips of 64 B, each checked
+                  file-receiver HOST:PORT DIR              writes each file sent to it into DIR, until killed
+                  file-sender HOST:PORT FILE               sends FILE by rendezvous (16 MiB messages)
+                  memory-server HOST:PORT                  exposes a greeting (token) and its memory agent, until killed
+                  memory-client HOST:PORT                  one-sided read, agent allocation, write, read, fetch-and-add
                   kv-server HOST:PORT                      a push/pull server (float32 sums), until killed
                   kv-worker RANK WORKERS HOST:PORT...      pushes, waits for WORKERS workers, pulls and checks the sums
                   keyed-producer HOST:PORT STEPS           publishes "weights" for steps 1..STEPS, until killed

@@ -1,5 +1,6 @@
 package org.jrdma.examples;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,13 +9,16 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -132,6 +136,71 @@ class ExamplesTest {
             Process client = start(transport, lines, "grpc-client", address, transport);
             awaitLine(lines, "grpc-client: hello, " + transport);
             awaitLine(lines, "grpc-client: streamed 1000 messages in order");
+            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not end");
+            assertEquals(0, client.exitValue());
+        } finally {
+            killAll();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
+    void anEchoClientGetsEachMessageBack(String transport) throws Exception {
+        try {
+            BlockingQueue<String> server = new LinkedBlockingQueue<>();
+            String address = freeAddress();
+            start(transport, server, "echo-server", address);
+            awaitLine(server, "echo-server listening");
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            Process client = start(transport, lines, "echo-client", address, "1000");
+            awaitLine(lines, "echo-client: 1000 round trips of 64 B checked");
+            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not end");
+            assertEquals(0, client.exitValue());
+        } finally {
+            killAll();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
+    void aLargeFileArrivesWholeByRendezvous(String transport, @TempDir Path directory) throws Exception {
+        try {
+            Path outbox = Files.createDirectory(directory.resolve("out"));
+            Path inbox = Files.createDirectory(directory.resolve("in"));
+            byte[] content = new byte[(40 << 20) + 12345]; // three 16 MiB messages, the last one short
+            new Random(11).nextBytes(content);
+            Files.write(outbox.resolve("weights.bin"), content);
+            BlockingQueue<String> receiver = new LinkedBlockingQueue<>();
+            String address = freeAddress();
+            start(transport, receiver, "file-receiver", address, inbox.toString());
+            awaitLine(receiver, "file-receiver listening");
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            Process sender = start(transport, lines, "file-sender", address, outbox.resolve("weights.bin").toString());
+            String sent = awaitLine(lines, "file-sender: weights.bin");
+            String received = awaitLine(receiver, "file-receiver: weights.bin");
+            assertTrue(sender.waitFor(60, TimeUnit.SECONDS), "the sender did not end");
+            assertEquals(0, sender.exitValue());
+            String hash = sent.substring(sent.indexOf("sha256 "));
+            assertTrue(received.endsWith(hash), received + " vs " + sent);
+            assertArrayEquals(content, Files.readAllBytes(inbox.resolve("weights.bin")));
+        } finally {
+            killAll();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
+    void aClientWorksInTheServersMemoryOneSidedly(String transport) throws Exception {
+        try {
+            BlockingQueue<String> server = new LinkedBlockingQueue<>();
+            String address = freeAddress();
+            start(transport, server, "memory-server", address);
+            awaitLine(server, "memory-server listening");
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            Process client = start(transport, lines, "memory-client", address);
+            awaitLine(lines, "memory-client: read \"read one-sidedly from the server's memory\"");
+            String line = awaitLine(lines, "memory-client: wrote and read back 1048576 bytes");
+            assertTrue(line.contains("released"), line);
             assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not end");
             assertEquals(0, client.exitValue());
         } finally {

@@ -40,7 +40,7 @@ final class InboundMessages implements ChannelHandler {
     private boolean draining;
     private boolean readRequested;
     private boolean deliveryScheduled;
-    private boolean peerClosed;
+    private PeerClosed peerClosed; // the jrdma channel ended: once what arrived before is read, so does this one
 
     InboundMessages(RdmaSocketChannel channel) {
         this.channel = channel;
@@ -102,8 +102,8 @@ final class InboundMessages implements ChannelHandler {
                     }
                 } else if (event instanceof Runnable task) {
                     task.run();
-                } else if (event instanceof PeerClosed) {
-                    peerClosed = true;
+                } else if (event instanceof PeerClosed closed) {
+                    peerClosed = closed;
                 }
             }
         } finally {
@@ -115,7 +115,7 @@ final class InboundMessages implements ChannelHandler {
     /** Netty asked for a read (auto-read asks after each batch): messages waiting are read soon. */
     void readRequested() {
         readRequested = true;
-        if ((!readable.isEmpty() || peerClosed) && !deliveryScheduled) {
+        if ((!readable.isEmpty() || peerClosed != null) && !deliveryScheduled) {
             deliveryScheduled = true; // not now: doBeginRead is called from within the pipeline
             channel.eventLoop().execute(() -> {
                 deliveryScheduled = false;
@@ -148,8 +148,8 @@ final class InboundMessages implements ChannelHandler {
             handle.readComplete();
             pipeline.fireChannelReadComplete();
         }
-        if (peerClosed && readable.isEmpty() && channel.isOpen()) {
-            channel.peerClosed();
+        if (peerClosed != null && readable.isEmpty() && channel.isOpen()) {
+            channel.peerClosed(peerClosed.cause());
         }
     }
 

@@ -52,4 +52,9 @@ final class LoopRegistration implements RdmaIoHandle {
     public void closeNow() {
         channel.unsafe().close(channel.unsafe().voidPromise());
     }
+
+    @Override
+    public void closeForcibly() {
+        channel.unsafe().closeForcibly();
+    }
 }

@@ -18,6 +18,12 @@ interface RdmaIoHandle extends IoHandle {
     /** Closes the channel now, as the loop it is registered with shuts down. */
     void closeNow();
 
+    /**
+     * Closes the channel without its pipeline's events, as Netty does for a channel whose registration
+     * failed: the loop it is registered with has ended (Netty need not have let it close its channels).
+     */
+    void closeForcibly();
+
     @Override
     default void close() {
         closeNow();

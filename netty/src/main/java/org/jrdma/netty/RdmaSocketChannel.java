@@ -12,6 +12,7 @@ import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
@@ -197,12 +198,21 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
     }
 
     /**
-     * The peer closed and everything it sent was read: the channel closes. With ALLOW_HALF_CLOSURE the
-     * pipeline first sees the input shut down, as a socket's does at the end of the stream; the output
-     * cannot stay open, since a jrdma channel closes both ways at once.
+     * The jrdma channel ended and everything it delivered was read: the channel closes. A failure (the
+     * peer went silent, the queue pair failed, a protocol error) is first reported to the pipeline as an
+     * {@link IOException} with jrdma's exception as its cause, as a reset connection is over TCP. After
+     * the peer's orderly close, with ALLOW_HALF_CLOSURE the pipeline first sees the input shut down, as a
+     * socket's does at the end of the stream; the output cannot stay open, since a jrdma channel closes
+     * both ways at once.
+     *
+     * @param cause why the jrdma channel closed (an {@link RdmaClosedException}, not a subclass, for the peer's close)
      */
-    void peerClosed() {
-        if (config.isAllowHalfClosure()) {
+    void peerClosed(Throwable cause) {
+        // The peer's close is reported as an RdmaClosedException itself; its subclasses are failures (silence, timeouts).
+        if (cause != null && cause.getClass() != RdmaClosedException.class) {
+            pipeline().fireExceptionCaught(new IOException("the jrdma channel to " + remote + " failed: " + cause.getMessage(),
+                    cause));
+        } else if (config.isAllowHalfClosure()) {
             pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
             pipeline().fireUserEventTriggered(ChannelInputShutdownReadComplete.INSTANCE);
         }
