@@ -1,6 +1,7 @@
 package org.jrdma.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,8 +31,8 @@ class ModulePathTest {
         }
     }
 
-    @Test
-    void everyJarNamesALegalModuleAndTheLibraryLoadsFromTheModulePath() throws Exception {
+    /** The module path of the API, implementation and native jars and hawtjni's runtime. */
+    private static List<String> modulePath() throws IOException {
         List<String> modulePath = new ArrayList<>();
         for (String[] m : new String[][] {{"java-api", "org.jrdma"}, {"java-impl", "org.jrdma.impl"},
                 {"native", "org.jrdma.nativelib"}}) {
@@ -45,15 +47,78 @@ class ModulePathTest {
                 modulePath.add(entry);
             }
         }
-        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(javaBin, "--module-path", String.join(File.pathSeparator, modulePath),
-                "--add-modules", "ALL-MODULE-PATH", "-cp", Path.of("target", "test-classes").toString(),
-                ModulePathMain.class.getName()).redirectErrorStream(true).start();
+        return modulePath;
+    }
+
+    /** Runs {@link ModulePathMain} with jrdma on the module path; {@return its output} after checking it. */
+    private static String runOnModulePath(Path javaHome, String... options) throws Exception {
+        List<String> command = new ArrayList<>(List.of(javaHome.resolve("bin/java").toString()));
+        command.addAll(List.of(options));
+        command.addAll(List.of("--module-path", String.join(File.pathSeparator, modulePath()), "--add-modules",
+                "ALL-MODULE-PATH", "-cp", Path.of("target", "test-classes").toString(), ModulePathMain.class.getName()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the JVM did not finish");
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.exitValue(), output);
         assertTrue(output.contains("api module: org.jrdma"), output);
         assertTrue(output.contains("available: true cause: null"), output);
         assertTrue(output.contains("version: "), output);
+        return output;
+    }
+
+    @Test
+    void everyJarNamesALegalModuleAndTheLibraryLoadsFromTheModulePath() throws Exception {
+        runOnModulePath(Path.of(System.getProperty("java.home")));
+    }
+
+    /**
+     * From JDK 22 on, loading a library from a named module warns unless that module has native access:
+     * on the module path it is hawtjni's runtime that loads libjrdma.so, and the flag the README gives
+     * silences the warning. Runs on each JDK 22+ installed under /usr/lib/jvm.
+     */
+    @Test
+    void theReadmesFlagSilencesTheRestrictedMethodWarningOnNewerJdks() throws Exception {
+        List<Path> newer = new ArrayList<>();
+        try (Stream<Path> jdks = Files.list(Path.of("/usr/lib/jvm"))) {
+            for (Path jdk : jdks.filter(d -> !Files.isSymbolicLink(d)).toList()) {
+                if (featureVersion(jdk) >= 22) {
+                    newer.add(jdk);
+                }
+            }
+        }
+        Assumptions.assumeFalse(newer.isEmpty(), "no JDK 22 or newer under /usr/lib/jvm");
+        for (Path jdk : newer) {
+            String output = runOnModulePath(jdk, "--enable-native-access=org.fusesource.hawtjni.runtime");
+            assertFalse(output.contains("restricted method"), jdk + ": " + output);
+        }
+    }
+
+    /** What a published jar carries: the license, the notice and its version in the manifest. */
+    @Test
+    void everyPublishedJarCarriesLicenseNoticeAndVersion() throws Exception {
+        for (String module : List.of("java-api", "java-impl", "native", "apps/kv", "apps/keyed", "netty")) {
+            Path jar = jar(module);
+            try (JarFile file = new JarFile(jar.toFile())) {
+                assertTrue(file.getEntry("META-INF/LICENSE") != null, jar + " has no META-INF/LICENSE");
+                assertTrue(file.getEntry("META-INF/NOTICE") != null, jar + " has no META-INF/NOTICE");
+                String version = jar.getFileName().toString().replaceFirst("^jrdma-[a-z]+-", "").replaceFirst("\\.jar$", "");
+                assertEquals(version, file.getManifest().getMainAttributes().getValue("Implementation-Version"), jar.toString());
+            }
+        }
+    }
+
+    /** The JDK's feature version from its release file (JAVA_VERSION="25.0.1"), or 0. */
+    private static int featureVersion(Path jdk) throws IOException {
+        Path release = jdk.resolve("release");
+        if (!Files.isReadable(release) || !Files.isExecutable(jdk.resolve("bin/java"))) {
+            return 0;
+        }
+        for (String line : Files.readAllLines(release)) {
+            if (line.startsWith("JAVA_VERSION=")) {
+                String version = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                return Integer.parseInt(version.split("[.+-]")[0]);
+            }
+        }
+        return 0;
     }
 }

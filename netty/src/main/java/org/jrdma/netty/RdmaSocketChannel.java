@@ -12,6 +12,8 @@ import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.Inet6Address;
@@ -35,6 +37,8 @@ import org.jrdma.RdmaOperationException;
  */
 public final class RdmaSocketChannel extends AbstractChannel implements SocketChannel {
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
+    /** Failures of the jrdma channel at DEBUG (the pipeline gets them too): what ended a connection, in a log. */
+    private static final InternalLogger LOG = InternalLoggerFactory.getInstance(RdmaSocketChannel.class);
     /** ibv_wc_status of a work request flushed because its queue pair left the ready state (the connection ended). */
     private static final int WR_FLUSH_ERR = 5;
 
@@ -208,8 +212,8 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
      * @param cause why the jrdma channel closed (an {@link RdmaClosedException}, not a subclass, for the peer's close)
      */
     void peerClosed(Throwable cause) {
-        // The peer's close is reported as an RdmaClosedException itself; its subclasses are failures (silence, timeouts).
-        if (cause != null && cause.getClass() != RdmaClosedException.class) {
+        if (isFailure(cause)) {
+            LOG.debug("{}: the jrdma channel failed", this, cause);
             pipeline().fireExceptionCaught(new IOException("the jrdma channel to " + remote + " failed: " + cause.getMessage(),
                     cause));
         } else if (config.isAllowHalfClosure()) {
@@ -387,11 +391,9 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
         writes.acknowledged(bytes);
         if (failure != null) {
             Throwable cause = unwrapped(failure);
-            // A close (the peer's or ours) loses what was in flight, as a socket's does, and the close itself is
-            // reported: a send flushed by it (WR_FLUSH_ERR: the peer disconnected while it was posted) is no error of its own.
-            boolean lostToTheClose = cause instanceof RdmaClosedException
-                    || cause instanceof RdmaOperationException op && op.status() == WR_FLUSH_ERR;
-            if (active && !lostToTheClose) {
+            // A close (the peer's or ours) loses what was in flight, as a socket's does, and the close itself is reported.
+            if (active && !(cause instanceof RdmaClosedException) && isFailure(cause)) {
+                LOG.debug("{}: a send failed", this, cause);
                 pipeline().fireExceptionCaught(cause);
                 unsafe().close(unsafe().voidPromise());
             }
@@ -400,6 +402,17 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
         if (wasFull && !writes.full()) {
             ((Unsafe) unsafe()).resumeWrites();
         }
+    }
+
+    /**
+     * {@return whether {@code cause} is a failure of the connection rather than its end} The peer's close is
+     * reported as an {@link RdmaClosedException} itself (its subclasses are failures: silence, timeouts), and
+     * an operation flushed by the connection's end (WR_FLUSH_ERR: the peer disconnected while it was posted)
+     * is that end, not an error of its own.
+     */
+    private static boolean isFailure(Throwable cause) {
+        return cause != null && cause.getClass() != RdmaClosedException.class
+                && !(cause instanceof RdmaOperationException op && op.status() == WR_FLUSH_ERR);
     }
 
     @Override
