@@ -14,7 +14,7 @@ reports="$repo/test-rxe/target/vm-reports/netty"
 selection="--scan-class-path=$target/test-classes"
 [ $# -gt 0 ] && selection=""  # tests selected: --select-class, --select-method
 rm -rf "$reports"
-java -XX:TieredStopAtLevel=1 -Djrdma.netty.transports=verbs -Djrdma.netty.address=10.77.0.1 \
+java -XX:TieredStopAtLevel=1 -Djrdma.netty.transports=verbs -Djrdma.netty.log=${JRDMA_NETTY_LOG:-DEBUG} -Djrdma.netty.address=10.77.0.1 \
   -Djrdma.netty.serverDevice=rxe0 -Djrdma.netty.clientDevice=rxe1 \
   -jar "$repo/test-rxe/target/vm/junit-console.jar" execute \
   --class-path "$target/test-classes:$target/classes:$(cat "$target/vm/classpath.txt")" \

@@ -216,9 +216,12 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
             LOG.debug("{}: the jrdma channel failed", this, cause);
             pipeline().fireExceptionCaught(new IOException("the jrdma channel to " + remote + " failed: " + cause.getMessage(),
                     cause));
-        } else if (config.isAllowHalfClosure()) {
-            pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
-            pipeline().fireUserEventTriggered(ChannelInputShutdownReadComplete.INSTANCE);
+        } else {
+            LOG.trace("{}: the jrdma channel ended: {}", this, cause);
+            if (config.isAllowHalfClosure()) {
+                pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+                pipeline().fireUserEventTriggered(ChannelInputShutdownReadComplete.INSTANCE);
+            }
         }
         unsafe().close(unsafe().voidPromise());
     }
