@@ -18,6 +18,7 @@ import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -67,144 +68,125 @@ class ExamplesTest {
         }
     }
 
-    private void killAll() {
+    @AfterEach
+    void killAll() {
         processes.forEach(Process::destroyForcibly);
+    }
+
+    /** A server's output and its client's: the server was started on a free address and said it is ready. */
+    private record ServerAndClient(BlockingQueue<String> server, BlockingQueue<String> client, Process clientProcess) { }
+
+    /**
+     * Starts {@code server} (its example name, then a free HOST:PORT, then the rest), waits for its line
+     * containing {@code ready}, then starts {@code client} the same way against it.
+     */
+    private ServerAndClient serverAndClient(String transport, String ready, List<String> server, List<String> client)
+            throws Exception {
+        String address = freeAddress();
+        BlockingQueue<String> serverLines = new LinkedBlockingQueue<>();
+        start(transport, serverLines, withAddress(server, address));
+        awaitLine(serverLines, ready);
+        BlockingQueue<String> clientLines = new LinkedBlockingQueue<>();
+        Process clientProcess = start(transport, clientLines, withAddress(client, address));
+        return new ServerAndClient(serverLines, clientLines, clientProcess);
+    }
+
+    private static String[] withAddress(List<String> command, String address) {
+        List<String> args = new ArrayList<>(command);
+        args.add(1, address);
+        return args.toArray(String[]::new);
+    }
+
+    private static void awaitSuccess(Process process) throws InterruptedException {
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the process did not end");
+        assertEquals(0, process.exitValue());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm"})
     void twoServersAndThreeWorkersAgreeOnTheSums(String transport) throws Exception {
-        try {
-            List<String> servers = new ArrayList<>();
-            for (int s = 0; s < 2; s++) {
-                BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-                String address = freeAddress();
-                start(transport, lines, "kv-server", address);
-                awaitLine(lines, "kv-server listening");
-                servers.add(address);
-            }
-            List<Process> workers = new ArrayList<>();
-            List<BlockingQueue<String>> outputs = new ArrayList<>();
-            for (int w = 0; w < 3; w++) {
-                BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-                List<String> args = new ArrayList<>(List.of("kv-worker", "" + w, "3"));
-                args.addAll(servers);
-                workers.add(start(transport, lines, args.toArray(String[]::new)));
-                outputs.add(lines);
-            }
-            for (int w = 0; w < 3; w++) {
-                String line = awaitLine(outputs.get(w), "kv-worker " + w);
-                assertTrue(line.contains("every element = 18.0"), line); // 3 rounds x (1 + 2 + 3)
-                assertTrue(workers.get(w).waitFor(60, TimeUnit.SECONDS), "worker " + w + " did not end");
-                assertEquals(0, workers.get(w).exitValue(), "worker " + w);
-            }
-        } finally {
-            killAll();
+        List<String> servers = new ArrayList<>();
+        for (int s = 0; s < 2; s++) {
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            String address = freeAddress();
+            start(transport, lines, "kv-server", address);
+            awaitLine(lines, "kv-server listening");
+            servers.add(address);
+        }
+        List<Process> workers = new ArrayList<>();
+        List<BlockingQueue<String>> outputs = new ArrayList<>();
+        for (int w = 0; w < 3; w++) {
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            List<String> args = new ArrayList<>(List.of("kv-worker", "" + w, "3"));
+            args.addAll(servers);
+            workers.add(start(transport, lines, args.toArray(String[]::new)));
+            outputs.add(lines);
+        }
+        for (int w = 0; w < 3; w++) {
+            String line = awaitLine(outputs.get(w), "kv-worker " + w);
+            assertTrue(line.contains("every element = 18.0"), line); // 3 rounds x (1 + 2 + 3)
+            assertTrue(workers.get(w).waitFor(60, TimeUnit.SECONDS), "worker " + w + " did not end");
+            assertEquals(0, workers.get(w).exitValue(), "worker " + w);
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm"})
     void aConsumerFetchesEveryStepOfTheProducersTensor(String transport) throws Exception {
-        try {
-            BlockingQueue<String> producer = new LinkedBlockingQueue<>();
-            String address = freeAddress();
-            start(transport, producer, "keyed-producer", address, "3");
-            awaitLine(producer, "keyed-producer publishing");
-            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-            Process consumer = start(transport, lines, "keyed-consumer", address, "3");
-            for (int step = 1; step <= 3; step++) {
-                String line = awaitLine(lines, "step " + step + ":");
-                assertTrue(line.contains("1048576 bytes") && line.contains("CRC-32C checked"), line);
-            }
-            assertTrue(consumer.waitFor(60, TimeUnit.SECONDS), "the consumer did not end");
-            assertEquals(0, consumer.exitValue());
-        } finally {
-            killAll();
+        ServerAndClient run = serverAndClient(transport, "keyed-producer publishing", List.of("keyed-producer", "3"),
+                List.of("keyed-consumer", "3"));
+        for (int step = 1; step <= 3; step++) {
+            String line = awaitLine(run.client(), "step " + step + ":");
+            assertTrue(line.contains("1048576 bytes") && line.contains("CRC-32C checked"), line);
         }
+        awaitSuccess(run.clientProcess());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm"})
     void aGrpcClientCallsTheServerOverJrdmaNetty(String transport) throws Exception {
-        try {
-            BlockingQueue<String> server = new LinkedBlockingQueue<>();
-            String address = freeAddress();
-            start(transport, server, "grpc-server", address);
-            awaitLine(server, "grpc-server listening");
-            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-            Process client = start(transport, lines, "grpc-client", address, transport);
-            awaitLine(lines, "grpc-client: hello, " + transport);
-            awaitLine(lines, "grpc-client: streamed 1000 messages in order");
-            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not end");
-            assertEquals(0, client.exitValue());
-        } finally {
-            killAll();
-        }
+        ServerAndClient run = serverAndClient(transport, "grpc-server listening", List.of("grpc-server"),
+                List.of("grpc-client", transport));
+        awaitLine(run.client(), "grpc-client: hello, " + transport);
+        awaitLine(run.client(), "grpc-client: streamed 1000 messages in order");
+        awaitSuccess(run.clientProcess());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm"})
     void anEchoClientGetsEachMessageBack(String transport) throws Exception {
-        try {
-            BlockingQueue<String> server = new LinkedBlockingQueue<>();
-            String address = freeAddress();
-            start(transport, server, "echo-server", address);
-            awaitLine(server, "echo-server listening");
-            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-            Process client = start(transport, lines, "echo-client", address, "1000");
-            awaitLine(lines, "echo-client: 1000 round trips of 64 B checked");
-            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not end");
-            assertEquals(0, client.exitValue());
-        } finally {
-            killAll();
-        }
+        ServerAndClient run = serverAndClient(transport, "echo-server listening", List.of("echo-server"),
+                List.of("echo-client", "1000"));
+        awaitLine(run.client(), "echo-client: 1000 round trips of 64 B checked");
+        awaitSuccess(run.clientProcess());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm"})
     void aLargeFileArrivesWholeByRendezvous(String transport, @TempDir Path directory) throws Exception {
-        try {
-            Path outbox = Files.createDirectory(directory.resolve("out"));
-            Path inbox = Files.createDirectory(directory.resolve("in"));
-            byte[] content = new byte[(40 << 20) + 12345]; // three 16 MiB messages, the last one short
-            new Random(11).nextBytes(content);
-            Files.write(outbox.resolve("weights.bin"), content);
-            BlockingQueue<String> receiver = new LinkedBlockingQueue<>();
-            String address = freeAddress();
-            start(transport, receiver, "file-receiver", address, inbox.toString());
-            awaitLine(receiver, "file-receiver listening");
-            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-            Process sender = start(transport, lines, "file-sender", address, outbox.resolve("weights.bin").toString());
-            String sent = awaitLine(lines, "file-sender: weights.bin");
-            String received = awaitLine(receiver, "file-receiver: weights.bin");
-            assertTrue(sender.waitFor(60, TimeUnit.SECONDS), "the sender did not end");
-            assertEquals(0, sender.exitValue());
-            String hash = sent.substring(sent.indexOf("sha256 "));
-            assertTrue(received.endsWith(hash), received + " vs " + sent);
-            assertArrayEquals(content, Files.readAllBytes(inbox.resolve("weights.bin")));
-        } finally {
-            killAll();
-        }
+        Path outbox = Files.createDirectory(directory.resolve("out"));
+        Path inbox = Files.createDirectory(directory.resolve("in"));
+        byte[] content = new byte[(40 << 20) + 12345]; // three 16 MiB messages, the last one short
+        new Random(11).nextBytes(content);
+        Files.write(outbox.resolve("weights.bin"), content);
+        ServerAndClient run = serverAndClient(transport, "file-receiver listening", List.of("file-receiver", inbox.toString()),
+                List.of("file-sender", outbox.resolve("weights.bin").toString()));
+        String sent = awaitLine(run.client(), "file-sender: weights.bin");
+        String received = awaitLine(run.server(), "file-receiver: weights.bin");
+        awaitSuccess(run.clientProcess());
+        String hash = sent.substring(sent.indexOf("sha256 "));
+        assertTrue(received.endsWith(hash), received + " vs " + sent);
+        assertArrayEquals(content, Files.readAllBytes(inbox.resolve("weights.bin")));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm"})
     void aClientWorksInTheServersMemoryOneSidedly(String transport) throws Exception {
-        try {
-            BlockingQueue<String> server = new LinkedBlockingQueue<>();
-            String address = freeAddress();
-            start(transport, server, "memory-server", address);
-            awaitLine(server, "memory-server listening");
-            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-            Process client = start(transport, lines, "memory-client", address);
-            awaitLine(lines, "memory-client: read \"read one-sidedly from the server's memory\"");
-            String line = awaitLine(lines, "memory-client: wrote and read back 1048576 bytes");
-            assertTrue(line.contains("released"), line);
-            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not end");
-            assertEquals(0, client.exitValue());
-        } finally {
-            killAll();
-        }
+        ServerAndClient run = serverAndClient(transport, "memory-server listening", List.of("memory-server"),
+                List.of("memory-client"));
+        awaitLine(run.client(), "memory-client: read \"read one-sidedly from the server's memory\"");
+        String line = awaitLine(run.client(), "memory-client: wrote and read back 1048576 bytes");
+        assertTrue(line.contains("released"), line);
+        awaitSuccess(run.clientProcess());
     }
 }
