@@ -3,6 +3,8 @@ package org.jrdma;
 /** A work request completed with an error status (ibv_wc_status), e.g. REM_ACCESS_ERR for a bad rkey. */
 public class RdmaOperationException extends RdmaException {
     private static final long serialVersionUID = 1L;
+    /** The ibv_wc_status of a work request flushed because its queue pair left the ready state (the connection ended). */
+    public static final int WR_FLUSH_ERR = 5;
 
     /** The ibv_wc_status. */
     private final int status;
@@ -25,6 +27,14 @@ public class RdmaOperationException extends RdmaException {
     /** {@return the ibv_wc_status} */
     public int status() {
         return status;
+    }
+
+    /**
+     * {@return whether the operation was flushed ({@link #WR_FLUSH_ERR}): it did not fail on its own, the
+     * connection ended while it was posted}
+     */
+    public boolean flushed() {
+        return status == WR_FLUSH_ERR;
     }
 
     /** {@return the operation: SEND, RDMA_WRITE, RDMA_READ, ...} */

@@ -1,9 +1,11 @@
 package org.jrdma.impl;
 
+import org.jrdma.RdmaOperationException;
+
 /** Names of ibv_wc_status and ibv_wc_opcode values, for messages. */
 final class WorkCompletion {
     static final int SUCCESS = 0;
-    static final int WR_FLUSH_ERR = 5;
+    static final int WR_FLUSH_ERR = RdmaOperationException.WR_FLUSH_ERR;
 
     private static final String[] STATUS = {"SUCCESS", "LOC_LEN_ERR", "LOC_QP_OP_ERR", "LOC_EEC_OP_ERR", "LOC_PROT_ERR",
         "WR_FLUSH_ERR", "MW_BIND_ERR", "BAD_RESP_ERR", "LOC_ACCESS_ERR", "REM_INV_REQ_ERR", "REM_ACCESS_ERR", "REM_OP_ERR",

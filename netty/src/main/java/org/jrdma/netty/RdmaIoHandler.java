@@ -29,8 +29,6 @@ public final class RdmaIoHandler implements IoHandler {
     private final RdmaContext context;
     private final LoopContext loopContext;
     private final Set<RdmaIoHandle> registered = new HashSet<>();
-    /** The loop is shutting down: its channels are closed, and one registering now would outlive its context. */
-    private boolean destroying;
 
     private RdmaIoHandler(ThreadAwareExecutor executor, RdmaConfig config) {
         this.executor = Objects.requireNonNull(executor, "executor");
@@ -76,11 +74,6 @@ public final class RdmaIoHandler implements IoHandler {
         if (!(handle instanceof RdmaIoHandle rdmaHandle)) {
             throw new IllegalArgumentException("not a handle of the jrdma transport: " + handle);
         }
-        if (destroying) {
-            // A registration queued behind the shutdown (e.g. a connection accepted while the loop was busy):
-            // refused, so that Netty closes the channel at once instead of after the context is gone.
-            throw new IllegalStateException("the event loop is shutting down");
-        }
         if (!registered.add(rdmaHandle)) {
             throw new IllegalStateException(handle + " is registered already");
         }
@@ -95,7 +88,6 @@ public final class RdmaIoHandler implements IoHandler {
 
     @Override
     public void prepareToDestroy() {
-        destroying = true;
         for (RdmaIoHandle handle : new ArrayList<>(registered)) {
             handle.closeNow();
         }
@@ -104,8 +96,9 @@ public final class RdmaIoHandler implements IoHandler {
 
     @Override
     public void destroy() {
-        // Netty calls prepareToDestroy only when the loop turns once more after the shutdown began: channels
-        // still registered are closed here, without the pipeline events a terminated loop can no longer run.
+        // Netty calls prepareToDestroy only when the loop turns once more after the shutdown began, and a channel
+        // may register after it: those still registered are closed here, without the pipeline events a
+        // terminated loop can no longer run.
         for (RdmaIoHandle handle : new ArrayList<>(registered)) {
             handle.closeForcibly();
         }

@@ -39,8 +39,6 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
     /** Failures of the jrdma channel at DEBUG (the pipeline gets them too): what ended a connection, in a log. */
     private static final InternalLogger LOG = InternalLoggerFactory.getInstance(RdmaSocketChannel.class);
-    /** ibv_wc_status of a work request flushed because its queue pair left the ready state (the connection ended). */
-    private static final int WR_FLUSH_ERR = 5;
 
     private final RdmaSocketChannelConfig config = new RdmaSocketChannelConfig(this);
     private final InboundMessages inbound = new InboundMessages(this);
@@ -415,7 +413,7 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
      */
     private static boolean isFailure(Throwable cause) {
         return cause != null && cause.getClass() != RdmaClosedException.class
-                && !(cause instanceof RdmaOperationException op && op.status() == WR_FLUSH_ERR);
+                && !(cause instanceof RdmaOperationException op && op.flushed());
     }
 
     @Override

@@ -57,7 +57,7 @@ final class RegisteredByteBufAllocator extends AbstractByteBufAllocator {
 
     /** A registered block of {@code capacity} bytes, or null when it is not one of the pool's sizes or registering failed. */
     RegisteredBuffer registeredOrNull(int capacity) {
-        if (capacity > MAX_REGISTERED || context.isClosed()) {
+        if (capacity > MAX_REGISTERED) {
             return null;
         }
         try {
