@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -22,11 +23,16 @@ public final class Processes {
     public record Result(int exitCode, String output) {
     }
 
-    /** The command line of a JVM like this one running {@code main} from the test classes (in the VM). */
+    /**
+     * The command line of a JVM like this one running {@code main} from the test classes: in the VM
+     * with the class path the host built for it, under Maven (before that file exists) with this JVM's.
+     */
     public static List<String> java(Class<?> main, List<String> args) throws IOException {
         Path repo = Path.of(System.getProperty("jrdma.repo", "."));
-        String classPath = repo.resolve("test-rxe/target/test-classes") + ":"
-                + Files.readString(repo.resolve("test-rxe/target/vm/classpath.txt")).trim();
+        Path vmClassPath = repo.resolve("test-rxe/target/vm/classpath.txt");
+        String classPath = !Files.exists(vmClassPath)
+                ? System.getProperty("java.class.path")
+                : repo.resolve("test-rxe/target/test-classes") + ":" + Files.readString(vmClassPath).trim();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-cp", classPath, main.getName()));
         command.addAll(args);
@@ -53,7 +59,15 @@ public final class Processes {
     }
     /** A JVM running {@code main}; its output lines arrive in {@code lines}. */
     public static Process startJava(BlockingQueue<String> lines, Class<?> main, List<String> args) throws Exception {
-        Process process = new ProcessBuilder(Processes.java(main, args)).redirectErrorStream(true).start();
+        return startJava(lines, main, args, Map.of());
+    }
+
+    /** A JVM running {@code main} with {@code environment} added to this one's; its output lines arrive in {@code lines}. */
+    public static Process startJava(BlockingQueue<String> lines, Class<?> main, List<String> args,
+                                    Map<String, String> environment) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(Processes.java(main, args)).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
