@@ -29,6 +29,7 @@ public final class Examples {
             case "memory-client" -> RemoteMemoryExample.client(rest);
             case "kv-server" -> KvExample.server(rest);
             case "kv-worker" -> KvExample.worker(rest);
+            case "kv-node" -> KvExample.node(rest);
             case "keyed-producer" -> KeyedExample.producer(rest);
             case "keyed-consumer" -> KeyedExample.consumer(rest);
             case "grpc-server" -> GrpcExample.server(rest);
@@ -49,6 +50,7 @@ public final class Examples {
                   memory-client HOST:PORT                  one-sided read, agent allocation, write, read, fetch-and-add
                   kv-server HOST:PORT                      a push/pull server (float32 sums), until killed
                   kv-worker RANK WORKERS HOST:PORT...      pushes, waits for WORKERS workers, pulls and checks the sums
+                  kv-node                                  a scheduler, server or worker of a job, from RDMA_KV_* (docs/kv.md)
                   keyed-producer HOST:PORT STEPS           publishes "weights" for steps 1..STEPS, until killed
                   keyed-consumer HOST:PORT STEPS           fetches them (checksummed) and checks the bytes
                   grpc-server HOST:PORT                    a gRPC-java greeter over jrdma-netty, until killed

@@ -31,11 +31,15 @@ class ExamplesTest {
     private final List<Process> processes = new ArrayList<>();
 
     private Process start(String transport, BlockingQueue<String> lines, String... args) throws IOException {
+        return start(Map.of("RDMA_TRANSPORT", transport), lines, args);
+    }
+
+    private Process start(Map<String, String> environment, BlockingQueue<String> lines, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), Examples.class.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().putAll(Map.of("RDMA_TRANSPORT", transport));
+        builder.environment().putAll(environment);
         Process process = builder.start();
         processes.add(process);
         Thread reader = new Thread(() -> {
@@ -127,6 +131,41 @@ class ExamplesTest {
             assertTrue(line.contains("every element = 18.0"), line); // 3 rounds x (1 + 2 + 3)
             assertTrue(workers.get(w).waitFor(60, TimeUnit.SECONDS), "worker " + w + " did not end");
             assertEquals(0, workers.get(w).exitValue(), "worker " + w);
+        }
+    }
+
+    /** Starts kv-node with the job's RDMA_KV_* variables and {@code role}. */
+    private Process startNode(String transport, BlockingQueue<String> lines, String scheduler, String role) throws IOException {
+        return start(Map.of("RDMA_TRANSPORT", transport, "RDMA_KV_ROLE", role, "RDMA_KV_SCHEDULER", scheduler,
+                "RDMA_KV_NUM_WORKERS", "3", "RDMA_KV_NUM_SERVERS", "2"), lines, "kv-node");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
+    void aJobStartedFromItsVariablesInAnyOrderAgreesOnTheSumsAndFinishes(String transport) throws Exception {
+        String scheduler = freeAddress();
+        List<Process> nodes = new ArrayList<>();
+        List<BlockingQueue<String>> workers = new ArrayList<>();
+        for (int w = 0; w < 3; w++) { // the workers first: they wait for the scheduler
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            nodes.add(startNode(transport, lines, scheduler, "worker"));
+            workers.add(lines);
+        }
+        for (int s = 0; s < 2; s++) {
+            nodes.add(startNode(transport, new LinkedBlockingQueue<>(), scheduler, "server"));
+        }
+        BlockingQueue<String> schedulerLines = new LinkedBlockingQueue<>();
+        nodes.add(startNode(transport, schedulerLines, scheduler, "scheduler"));
+        List<String> ranks = new ArrayList<>();
+        for (BlockingQueue<String> lines : workers) {
+            String line = awaitLine(lines, "kv-node worker");
+            assertTrue(line.contains("every element = 18.0") && line.contains("over 2 servers"), line); // 3 rounds x (1 + 2 + 3)
+            ranks.add(line.substring(0, line.indexOf(':')));
+        }
+        assertEquals(List.of("kv-node worker 0", "kv-node worker 1", "kv-node worker 2"), ranks.stream().sorted().toList());
+        awaitLine(schedulerLines, "kv-node scheduler 0: finished");
+        for (Process node : nodes) {
+            awaitSuccess(node);
         }
     }
 

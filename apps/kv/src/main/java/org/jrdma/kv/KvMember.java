@@ -36,6 +36,15 @@ public final class KvMember implements AutoCloseable {
     private volatile int rank = -1;
     private volatile List<InetSocketAddress> serverAddresses = List.of();
 
+    /** The join's connection to the scheduler failed: nothing was registered, so a retry is safe. */
+    static final class SchedulerUnreachable extends KvException {
+        private static final long serialVersionUID = 1L;
+
+        SchedulerUnreachable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private KvMember(RdmaContext context, InetSocketAddress scheduler, KvRole role, int workers, int servers) {
         this.context = context;
         this.scheduler = scheduler;
@@ -78,8 +87,8 @@ public final class KvMember implements AutoCloseable {
         ByteBuffer registration = KvJobWire.register(role, workers, servers, role == KvRole.SERVER ? served : null);
         context.connect(scheduler, local, member.handler()).whenComplete((channel, failure) -> {
             if (failure != null) {
-                member.joined.completeExceptionally(new KvException("the scheduler at " + scheduler + " could not be reached: "
-                        + failure.getMessage(), failure));
+                member.joined.completeExceptionally(new SchedulerUnreachable("the scheduler at " + scheduler
+                        + " could not be reached: " + failure.getMessage(), failure));
                 return;
             }
             member.channel = channel;

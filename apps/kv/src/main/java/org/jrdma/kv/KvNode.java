@@ -44,7 +44,9 @@ public final class KvNode implements AutoCloseable {
 
     /**
      * Starts this process's part and returns once the job is complete (every node registered) and,
-     * for a worker, connected to every server.
+     * for a worker, connected to every server. A server or worker that cannot reach the scheduler yet
+     * tries again (50 ms, doubling up to 1 s) until the join timeout: the job's processes may start in
+     * any order.
      *
      * @param context the context of the node's channels
      * @param job     the node's role and the job
@@ -115,22 +117,44 @@ public final class KvNode implements AutoCloseable {
         }
     }
 
+    /**
+     * Joins, retrying while the scheduler cannot be reached yet (the nodes of a job start in any order,
+     * as ps-lite's do), until the job's join timeout.
+     */
     private static KvMember join(RdmaContext context, KvJob job, InetSocketAddress served, InetAddress local)
             throws InterruptedException {
-        CompletableFuture<KvMember> joining = KvMember.join(context, job.scheduler(), job.role(), job.workers(),
-                job.servers(), served, local);
-        try {
-            return await(joining, job, "the job did not fill (scheduler " + job.scheduler() + ")");
-        } catch (KvException | InterruptedException e) {
-            joining.cancel(false); // leaves the job: frees its place at the scheduler
-            throw e;
+        long deadline = System.nanoTime() + job.joinTimeout().toNanos();
+        long pauseMillis = 50;
+        for (;;) {
+            CompletableFuture<KvMember> joining = KvMember.join(context, job.scheduler(), job.role(), job.workers(),
+                    job.servers(), served, local);
+            try {
+                return await(joining, job, deadline, "the job did not fill (scheduler " + job.scheduler() + ")");
+            } catch (KvException e) {
+                joining.cancel(false); // leaves the job: frees its place at the scheduler
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (!(e.getCause() instanceof KvMember.SchedulerUnreachable) || left <= pauseMillis) {
+                    throw e;
+                }
+                Thread.sleep(pauseMillis);
+                pauseMillis = Math.min(1000, pauseMillis * 2);
+            } catch (InterruptedException e) {
+                joining.cancel(false);
+                throw e;
+            }
         }
     }
 
     /** Waits for {@code future} for the job's join timeout; its failure, or the timeout, as a KvException. */
     private static <T> T await(CompletableFuture<T> future, KvJob job, String timedOut) throws InterruptedException {
+        return await(future, job, System.nanoTime() + job.joinTimeout().toNanos(), timedOut);
+    }
+
+    /** Waits for {@code future} until {@code deadline} (System.nanoTime); its failure, or the timeout, as a KvException. */
+    private static <T> T await(CompletableFuture<T> future, KvJob job, long deadline, String timedOut)
+            throws InterruptedException {
         try {
-            return future.get(job.joinTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new KvException(timedOut + " within " + job.joinTimeout().toMillis() + " ms (RDMA_KV_JOIN_TIMEOUT_MS)", e);
         } catch (ExecutionException e) {
