@@ -3,10 +3,12 @@ package org.jrdma.bench;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.concurrent.Callable;
-import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.Access;
@@ -20,144 +22,208 @@ import org.jrdma.kv.KvOptions;
 import org.jrdma.kv.KvServer;
 import org.jrdma.kv.KvWorker;
 import org.jrdma.kv.MergeFunction;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
- * Push/pull key-value, as an example and a measurement: a {@link KvServer} and a {@link KvWorker} on
- * one context, values of 4 KiB, 64 KiB and 4 MiB (float32 sums). Per size: the latency of one push and
- * of one pull at a time (p50, p99), the throughput with {@value #WINDOW} requests in flight (each on a
- * key of its own, so pushes of 64 KiB and more go into their write slots), and next to them, between the
- * same two endpoints, plain RDMA WRITEs of the same size with the same window: the ceiling.
- * Usage: {@code kv [server-ip [client-ip]]} (default: the device's RoCE v2 GID address for both).
+ * Push/pull key-value, as an example and a measurement: servers ({@link KvServer}, float32 sums) and
+ * workers ({@link KvWorker}), each on a context (an event loop) of its own in this process. For each
+ * value size, number of servers and number of workers: push, pull and PushPull with {@value #WINDOW}
+ * requests in flight per worker (request i on key i % window, owned by server i % servers, the same
+ * keys for every worker, as gradients are) — the aggregate Gbit/s and the requests' p50/p99 — next to
+ * plain RDMA WRITEs of the same size from the same number of writers to the same servers' contexts,
+ * the same window: the ceiling. {@code --runs} repeats every cell and reports the median and the
+ * spread. Usage: {@code kv [options] [server-ip [client-ip]]}.
  */
-@Command(name = "kv", mixinStandardHelpOptions = true, description = "push/pull of float32 values next to plain RDMA WRITEs of the same size")
+@Command(name = "kv", mixinStandardHelpOptions = true,
+        description = "push, pull and PushPull of float32 values with 1..8 workers and 1..4 servers next to plain RDMA WRITEs")
 final class KvCommand implements Callable<Integer> {
-    private static final int[] SIZES = {4096, 65536, 4 << 20};
     private static final int WINDOW = 16;
-
-    private interface Request {
-        long issue(int slot) throws Exception;
-    }
+    private static final List<String> OPS = List.of("push", "pull", "pushpull");
 
     @Mixin
     PeerAddresses peers;
 
+    @Option(names = "--sizes", split = ",", paramLabel = "SIZE", converter = Arguments.Size.class,
+            description = "value sizes, suffixes K M (default: 4K,64K,4M)")
+    List<Integer> sizes = List.of(4096, 65536, 4 << 20);
+
+    @Option(names = "--workers", split = ",", paramLabel = "N", description = "numbers of workers (default: 1,2,4,8)")
+    List<Integer> workers = List.of(1, 2, 4, 8);
+
+    @Option(names = "--servers", split = ",", paramLabel = "N", description = "numbers of servers (default: 1,2,4)")
+    List<Integer> servers = List.of(1, 2, 4);
+
+    @Option(names = "--ops", split = ",", paramLabel = "OP", description = "push, pull, pushpull (default: all)")
+    List<String> ops = OPS;
+
+    @Option(names = "--bytes", paramLabel = "SIZE", converter = Arguments.Size.class,
+            description = "what each cell moves in all, split over its workers (default 64M; at least 2 windows each)")
+    int bytesPerCell = 64 << 20;
+
+    @Option(names = "--without-slots", description = "servers give no write slots: every push travels in a PUSH message")
+    boolean withoutSlots;
+
+    @Option(names = "--runs", paramLabel = "N", description = "times each cell runs (default 1): median and spread")
+    int runs = 1;
+
     @Override
     public Integer call() throws Exception {
-        PrintStream out = System.out;
-        try (RdmaContext ctx = Rdma.open()) {
-            InetAddress serverIp = peers.server(ctx);
-            InetAddress clientIp = peers.client(ctx);
-            KvServer server = KvServer.listen(ctx, new InetSocketAddress(serverIp, 0), MergeFunction.float32Sum(), KvOptions.DEFAULTS);
-            KvWorker worker = KvWorker.connect(ctx, List.of(server.localAddress()), clientIp);
-            RdmaServer sink = ctx.listen(new InetSocketAddress(serverIp, 0), (ch, m) -> { });
-            RdmaChannel raw = ctx.connect(sink.localAddress(), clientIp, (ch, m) -> { }).get(30, TimeUnit.SECONDS);
-            out.printf("push/pull on %s port %d (mtu %d); latency: one request at a time; throughput: %d in flight%n",
-                    ctx.device().name(), ctx.port().number(), ctx.mtu(), WINDOW);
-            out.printf("%10s %8s %10s %10s %12s%n", "bytes", "op", "p50 us", "p99 us", "Gbit/s");
-            for (int size : SIZES) {
-                measure(ctx, worker, raw, size, out);
+        for (String op : ops) {
+            if (!OPS.contains(op)) {
+                throw new IllegalArgumentException("--ops: " + op + " is not one of " + OPS);
             }
-            worker.close();
-            server.close();
-            raw.close();
-            sink.close();
+        }
+        int maxWorkers = workers.stream().mapToInt(Integer::intValue).max().orElse(1);
+        int maxServers = servers.stream().mapToInt(Integer::intValue).max().orElse(1);
+        if (workers.stream().anyMatch(w -> w < 1 || w > 64) || servers.stream().anyMatch(s -> s < 1 || s > 16) || runs < 1) {
+            throw new IllegalArgumentException("workers 1..64, servers 1..16, runs 1.. (got " + workers + ", " + servers + ", " + runs + ")");
+        }
+        PrintStream out = System.out;
+        List<RdmaContext> contexts = new ArrayList<>();
+        try {
+            List<RdmaContext> serverContexts = new ArrayList<>();
+            List<RdmaContext> workerContexts = new ArrayList<>();
+            for (int i = 0; i < maxServers + maxWorkers; i++) {
+                RdmaContext ctx = Rdma.open();
+                contexts.add(ctx);
+                (i < maxServers ? serverContexts : workerContexts).add(ctx);
+            }
+            RdmaContext first = contexts.get(0);
+            InetAddress serverIp = peers.server(first);
+            InetAddress clientIp = peers.client(first);
+            List<KvServer> kvServers = new ArrayList<>();
+            List<RdmaServer> sinks = new ArrayList<>();
+            for (RdmaContext ctx : serverContexts) {
+                kvServers.add(KvServer.listen(ctx, new InetSocketAddress(serverIp, 0), MergeFunction.float32Sum(),
+                        withoutSlots ? KvOptions.DEFAULTS.withoutSlots() : KvOptions.DEFAULTS));
+                sinks.add(ctx.listen(new InetSocketAddress(serverIp, 0), (ch, m) -> { }));
+            }
+            out.printf("push/pull over %s (%s); each server and worker on a context of its own; %d requests in flight per"
+                    + " worker; %d run(s) per cell%n", first.transport(), first.transport().name().equals("VERBS")
+                    ? first.device().name() + " port " + first.port().number() + ", mtu " + first.mtu() : "no device",
+                    WINDOW, runs);
+            out.printf("%10s %7s %7s %9s %10s %10s %12s %14s %12s %8s%n", "bytes", "servers", "workers", "op", "p50 us",
+                    "p99 us", "Gbit/s", "(min-max)", "write Gbit/s", "vs write");
+            for (int size : sizes) {
+                for (int s : servers) {
+                    List<InetSocketAddress> addresses = kvServers.subList(0, s).stream().map(KvServer::localAddress).toList();
+                    for (int w : workers) {
+                        Cell cell = new Cell(size, s, w, Math.max(2 * WINDOW, bytesPerCell / size / w));
+                        measure(cell, workerContexts.subList(0, w), addresses, serverContexts, sinks, clientIp, out);
+                    }
+                }
+            }
+            kvServers.forEach(KvServer::close);
+            sinks.forEach(RdmaServer::close);
+        } finally {
+            contexts.forEach(RdmaContext::close);
         }
         return 0;
     }
 
-    private static void measure(RdmaContext ctx, KvWorker worker, RdmaChannel raw, int size, PrintStream out) throws Exception {
-        long[][] keys = new long[WINDOW][];
-        RegisteredBuffer[] values = new RegisteredBuffer[WINDOW];
-        RegisteredBuffer[] into = new RegisteredBuffer[WINDOW];
-        int[] length = {size};
-        for (int i = 0; i < WINDOW; i++) {
-            keys[i] = new long[] {((long) size << 20) + i};
-            values[i] = ctx.allocate(size);
-            into[i] = ctx.allocate(size, Access.REMOTE_WRITE);
-            worker.waitFor(worker.push(keys[i], values[i], length)); // every key exists (and has its slot) from here on
-        }
-        RegisteredBuffer target = ctx.allocate(size * WINDOW, Access.REMOTE_WRITE);
-        RemoteBuffer remote = target.remote();
-        int iterations = size >= (1 << 20) ? 20 : 500;
-        Request push = i -> worker.push(keys[i % WINDOW], values[i % WINDOW], length);
-        Request pull = i -> worker.pull(keys[i % WINDOW], into[i % WINDOW], length.clone());
-        // Small sizes: a first pass warms the JIT up and is not reported; large ones come after them.
-        for (int pass = size >= (1 << 20) ? 1 : 0; pass < 2; pass++) {
-            boolean report = pass == 1;
-            row(out, report, size, "push", latencies(worker, push, iterations), throughput(worker, push, iterations * 2, size));
-            row(out, report, size, "pull", latencies(worker, pull, iterations), throughput(worker, pull, iterations * 2, size));
-            row(out, report, size, "write", writeLatencies(raw, values[0], remote, size, iterations),
-                    writeThroughput(raw, values, remote, size, iterations * 2));
-        }
-        for (int i = 0; i < WINDOW; i++) {
-            values[i].close();
-            into[i].close();
-        }
-        target.close();
+    /** A point of the matrix: value size, servers, workers and the requests each worker issues. */
+    private record Cell(int size, int servers, int workers, int requests) {
     }
 
-    private static void row(PrintStream out, boolean report, int size, String op, long[] nanos, double gbits) {
-        if (!report) {
-            return;
-        }
-        Arrays.sort(nanos);
-        out.printf("%10d %8s %10.1f %10.1f %12.2f%n", size, op, nanos[nanos.length / 2] / 1000.0,
-                nanos[Math.min(nanos.length - 1, (int) (nanos.length * 0.99))] / 1000.0, gbits);
-    }
-
-    private static long[] latencies(KvWorker worker, Request request, int count) throws Exception {
-        long[] nanos = new long[count];
-        for (int i = 0; i < count; i++) {
-            long start = System.nanoTime();
-            worker.waitFor(request.issue(i));
-            nanos[i] = System.nanoTime() - start;
-        }
-        return nanos;
-    }
-
-    private static double throughput(KvWorker worker, Request request, int count, int size) throws Exception {
-        ArrayDeque<Long> window = new ArrayDeque<>();
-        long start = System.nanoTime();
-        for (int i = 0; i < count; i++) {
-            if (window.size() == WINDOW) {
-                worker.waitFor(window.poll());
-            }
-            window.add(request.issue(i));
-        }
-        while (!window.isEmpty()) {
-            worker.waitFor(window.poll());
-        }
-        return count * (double) size * 8 / ((System.nanoTime() - start) / 1e9) / 1e9;
-    }
-
-    /** One RDMA WRITE at a time: from posting to its completion (one way plus the device's ACK). */
-    private static long[] writeLatencies(RdmaChannel raw, RegisteredBuffer source, RemoteBuffer remote, int size, int count)
+    private void measure(Cell cell, List<RdmaContext> workerContexts, List<InetSocketAddress> addresses,
+                         List<RdmaContext> serverContexts, List<RdmaServer> sinks, InetAddress clientIp, PrintStream out)
             throws Exception {
-        long[] nanos = new long[count];
-        for (int i = 0; i < count; i++) {
-            long start = System.nanoTime();
-            raw.write(source, 0, remote, 0, size).get(30, TimeUnit.SECONDS);
-            nanos[i] = System.nanoTime() - start;
+        long[] keys = new long[WINDOW];
+        long range = Long.divideUnsigned(-1L, cell.servers()); // KeySlicer.evenRanges: server s owns [s * range, ...)
+        for (int i = 0; i < WINDOW; i++) {
+            keys[i] = (i % cell.servers()) * range + ((long) cell.size() << 8) + i;
         }
-        return nanos;
+        List<KvIssuers> issuers = new ArrayList<>();
+        try {
+            for (RdmaContext ctx : workerContexts) {
+                issuers.add(new KvIssuers(ctx, KvWorker.connect(ctx, addresses, clientIp), keys, cell.size(), WINDOW));
+            }
+            for (KvIssuers issuer : issuers) {
+                issuer.createKeys(); // every key exists (and has its write slot) before the clock runs
+            }
+            double[] write = runs(() -> writes(cell, workerContexts, serverContexts, sinks, clientIp));
+            for (String op : ops) {
+                KvLoad.Outcome[] last = new KvLoad.Outcome[1];
+                double[] gbits = runs(() -> {
+                    List<KvLoad.Issuer> load = issuers.stream().map(i -> i.issuer(op)).toList();
+                    KvLoad.run(load, Math.min(4 * WINDOW, cell.requests()), WINDOW, cell.size()); // warm-up, not reported
+                    last[0] = KvLoad.run(load, cell.requests(), WINDOW, cell.size());
+                    return last[0].gbits();
+                });
+                out.printf("%10d %7d %7d %9s %10.1f %10.1f %12.2f %14s %12.2f %7.2fx%n", cell.size(), cell.servers(),
+                        cell.workers(), op, last[0].p50Micros(), last[0].p99Micros(), median(gbits), spread(gbits),
+                        median(write), median(gbits) / median(write));
+            }
+        } finally {
+            issuers.forEach(KvIssuers::close);
+        }
     }
 
-    private static double writeThroughput(RdmaChannel raw, RegisteredBuffer[] sources, RemoteBuffer remote, int size, int count)
-            throws Exception {
-        ArrayDeque<CompletableFuture<Void>> window = new ArrayDeque<>();
-        long start = System.nanoTime();
-        for (int i = 0; i < count; i++) {
-            if (window.size() == WINDOW) {
-                window.poll().get(30, TimeUnit.SECONDS);
+    private interface Measurement {
+        double gbits() throws Exception;
+    }
+
+    private double[] runs(Measurement measurement) throws Exception {
+        double[] results = new double[runs];
+        for (int r = 0; r < runs; r++) {
+            results[r] = measurement.gbits();
+        }
+        Arrays.sort(results);
+        return results;
+    }
+
+    private static double median(double[] sorted) {
+        return sorted[sorted.length / 2];
+    }
+
+    private static String spread(double[] sorted) {
+        return sorted.length == 1 ? "" : String.format("(%.2f-%.2f)", sorted[0], sorted[sorted.length - 1]);
+    }
+
+    /** The ceiling: as many writers as workers, writer w on worker w's context to server w % servers's context. */
+    private static double writes(Cell cell, List<RdmaContext> workerContexts, List<RdmaContext> serverContexts,
+                                 List<RdmaServer> sinks, InetAddress clientIp) throws Exception {
+        List<RdmaChannel> channels = new ArrayList<>();
+        List<RegisteredBuffer> buffers = new ArrayList<>();
+        Map<Integer, RemoteBuffer> targets = new HashMap<>();
+        try {
+            List<KvLoad.Issuer> load = new ArrayList<>();
+            for (int w = 0; w < cell.workers(); w++) {
+                int s = w % cell.servers();
+                RegisteredBuffer target = serverContexts.get(s).allocate(cell.size() * WINDOW, Access.REMOTE_WRITE);
+                buffers.add(target);
+                targets.put(w, target.remote());
+                RdmaContext ctx = workerContexts.get(w);
+                RdmaChannel channel = ctx.connect(sinks.get(s).localAddress(), clientIp, (ch, m) -> { }).get(30, TimeUnit.SECONDS);
+                channels.add(channel);
+                RegisteredBuffer source = ctx.allocate(cell.size());
+                buffers.add(source);
+                load.add(writer(channel, source, targets.get(w), cell.size()));
             }
-            window.add(raw.write(sources[i % WINDOW], 0, remote, (long) (i % WINDOW) * size, size));
+            KvLoad.run(load, Math.min(4 * WINDOW, cell.requests()), WINDOW, cell.size());
+            return KvLoad.run(load, cell.requests(), WINDOW, cell.size()).gbits();
+        } finally {
+            channels.forEach(RdmaChannel::close);
+            buffers.forEach(RegisteredBuffer::close);
         }
-        while (!window.isEmpty()) {
-            window.poll().get(30, TimeUnit.SECONDS);
-        }
-        return count * (double) size * 8 / ((System.nanoTime() - start) / 1e9) / 1e9;
+    }
+
+    private static KvLoad.Issuer writer(RdmaChannel channel, RegisteredBuffer source, RemoteBuffer target, int size) {
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Void>[] inFlight = new CompletableFuture[WINDOW];
+        return new KvLoad.Issuer() {
+            @Override
+            public long issue(int i) {
+                inFlight[i % WINDOW] = channel.write(source, 0, target, (long) (i % WINDOW) * size, size);
+                return i % WINDOW;
+            }
+
+            @Override
+            public void complete(long handle) throws Exception {
+                inFlight[(int) handle].get(60, TimeUnit.SECONDS);
+            }
+        };
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (RDMA_TRANSPORT), each checking what it received; servers and producers are killed at the end.
  */
 class ExamplesTest {
+    private static int nextPort = 12000 + (int) (ProcessHandle.current().pid() % 100) * 100;
     private final List<Process> processes = new ArrayList<>();
 
     private Process start(String transport, BlockingQueue<String> lines, String... args) throws IOException {
@@ -57,18 +59,32 @@ class ExamplesTest {
     }
 
     private static String awaitLine(BlockingQueue<String> lines, String containing) throws InterruptedException {
+        List<String> seen = new ArrayList<>();
         for (;;) {
             String line = lines.poll(120, TimeUnit.SECONDS);
-            assertTrue(line != null, "no line with [" + containing + "]");
+            assertTrue(line != null, "no line with [" + containing + "] after " + seen);
             if (line.contains(containing)) {
                 return line;
             }
+            seen.add(line);
         }
     }
 
-    private static String freeAddress() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0)) {
-            return "127.0.0.1:" + probe.getLocalPort();
+    /**
+     * A free port below the kernel's ephemeral range (32768 up): a port from bind(0) was free only until
+     * the processes started, and their own listeners and connections take ephemeral ports — one of them
+     * took a job's scheduler port once, and the job never filled.
+     */
+    private static String freeAddress() {
+        for (;;) {
+            int port = nextPort++;
+            try (ServerSocket probe = new ServerSocket()) {
+                probe.setReuseAddress(true); // as the library's listeners: a port in TIME_WAIT is free
+                probe.bind(new InetSocketAddress("127.0.0.1", port));
+                return "127.0.0.1:" + port;
+            } catch (IOException inUse) {
+                // taken by another process: the next one
+            }
         }
     }
 

@@ -168,6 +168,9 @@ final class JniContext extends NativeResource implements RdmaContext {
         }
         ensureUsable();
         int mask = AccessFlags.mask(access);
+        if (BufferPool.blockSize(size) < 0 && mask == AccessFlags.LOCAL_WRITE) {
+            return largeBlocks.take(size); // kept registered between uses, as the pool's blocks
+        }
         if (BufferPool.blockSize(size) < 0) {
             ByteBuffer memory = AlignedMemory.direct(size);
             return track(new DedicatedBuffer(this, registerRaw(memory, mask)));

@@ -7,12 +7,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Registered blocks above the pool's largest size class, for messages read by rendezvous: block
- * sizes are powers of two from 2 MiB to 1 GiB (a larger message gets a block of its own size), and
- * a released block stays registered for the next message of its size, up to a bound of idle bytes
- * (beyond it the block is deregistered and its memory left to the garbage collector). Without it every
- * large message cost a zeroed allocateDirect, an ibv_reg_mr and an ibv_dereg_mr (docs/performance.md,
- * "Rendezvous"). Local write only: the device reads into them, nothing remote reaches them.
+ * Registered blocks above the pool's largest size class, for messages read by rendezvous and for
+ * {@code allocate} of local-only memory: block sizes are powers of two from 2 MiB to 1 GiB (a larger
+ * request gets a block of its own size), and a released block stays registered for the next request
+ * of its size, up to a bound of idle bytes (beyond it the block is deregistered and its memory left to
+ * the garbage collector). Without it every large message or buffer cost a zeroed allocateDirect, an
+ * ibv_reg_mr and an ibv_dereg_mr — and, once the JVM's direct-memory limit was near, the collector
+ * pauses allocateDirect waits for (4 MiB allocate + close took 13.6 ms over TCP; docs/performance.md,
+ * "Rendezvous"). Local write only: nothing remote reaches them. Like the pool's blocks, a reused block
+ * holds what its last user left.
  */
 final class LargeBlocks {
     static final int MIN_BLOCK = BufferPool.MAX_CLASS * 2;
@@ -89,7 +92,7 @@ final class LargeBlocks {
 
         @Override
         protected String describe() {
-            return "block of " + length + " bytes for a large message on " + blocks.context.device().name();
+            return "block of " + length + " bytes (large message or buffer) on " + blocks.context.device().name();
         }
 
         @Override
