@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs inside the VM: the examples (examples/README.md) unchanged over verbs — two push/pull servers
-# and three workers, a keyed producer and consumer, echo, a file by rendezvous, one-sided work in agent
-# memory, a gRPC server and client — each a JVM of its own on rxe0 (the VM has two
-# devices, so RDMA_DEVICE names one). Fails unless every worker and the consumer checked what they got.
+# and three workers (by addresses, then as a job with a scheduler), a keyed producer and consumer,
+# echo, a file by rendezvous, one-sided work in agent memory, a gRPC server and client — each a JVM
+# of its own on rxe0 (the VM has two devices, so RDMA_DEVICE names one). Fails unless every worker
+# and the consumer checked what they got.
 set -u
 repo=${JRDMA_REPO:?}
 jar="$repo/examples/target/jrdma-examples.jar"
@@ -30,6 +31,13 @@ w=""
 for r in 0 1 2; do run kv-worker $r 3 10.77.0.1:7000 10.77.0.1:7001 >> "$log" 2>&1 & w="$w $!"; done
 for p in $w; do wait $p || status=1; done
 kill $s0 $s1
+# The same as a job (kv-node, RDMA_KV_*): the workers first, the scheduler last; every node ends by
+# itself. Six JVMs start at once on the emulated CPUs: the join may wait far longer than on a host.
+job() { RDMA_KV_ROLE=$1 RDMA_KV_SCHEDULER=10.77.0.1:7600 RDMA_KV_NUM_WORKERS=3 RDMA_KV_NUM_SERVERS=2 \
+  RDMA_KV_ADDRESS=10.77.0.1 RDMA_KV_JOIN_TIMEOUT_MS=300000 run kv-node >> "$log" 2>&1; }
+n=""
+for role in worker worker worker server server scheduler; do job $role & n="$n $!"; done
+for p in $n; do wait $p || status=1; done
 run keyed-producer 10.77.0.1:7100 3 >> "$log" 2>&1 & p=$!
 await "keyed-producer publishing" $p || { kill $p 2>/dev/null; exit 1; }
 run keyed-consumer 10.77.0.1:7100 3 >> "$log" 2>&1 || status=1
@@ -58,10 +66,11 @@ run grpc-server 10.77.0.1:7200 >> "$log" 2>&1 & g=$!
 await "grpc-server listening" $g || { kill $g 2>/dev/null; exit 1; }
 run grpc-client 10.77.0.1:7200 verbs >> "$log" 2>&1 || status=1
 kill $g
-grep -e "^kv-worker" -e "^keyed-consumer" -e "^grpc-client" -e "^echo-client" -e "^file-" -e "^memory-client" "$log"
-[ "$(grep -c -e '^kv-worker .*every element = 18.0' -e '^keyed-consumer: step .*CRC-32C checked' \
+grep -e "^kv-worker" -e "^kv-node" -e "^keyed-consumer" -e "^grpc-client" -e "^echo-client" -e "^file-" -e "^memory-client" "$log"
+[ "$(grep -c -e '^kv-worker .*every element = 18.0' -e '^kv-node worker .*every element = 18.0 .*over VERBS' \
+  -e '^kv-node scheduler 0: finished' -e '^keyed-consumer: step .*CRC-32C checked' \
   -e '^grpc-client: hello, verbs' -e '^grpc-client: streamed 1000 messages in order' \
-  -e '^echo-client: 1000 round trips of 64 B checked' -e '^memory-client: wrote and read back' "$log")" = 10 ] || status=1
+  -e '^echo-client: 1000 round trips of 64 B checked' -e '^memory-client: wrote and read back' "$log")" = 14 ] || status=1
 echo "examples-verbs: $([ $status = 0 ] && echo passed || echo FAILED)"
 rm -f "$log"
 exit $status

@@ -12,11 +12,15 @@ final class AlignedMemory {
     private AlignedMemory() {
     }
 
-    /** A direct buffer of exactly {@code bytes} bytes whose first byte is page-aligned. */
+    /**
+     * A direct buffer of exactly {@code bytes} bytes whose first byte is page-aligned; within a page of
+     * Integer.MAX_VALUE, where no room is left to align, an unaligned one (alignment only saves the HCA
+     * page-table entries; the allocation still names the direct-memory limit when it fails).
+     */
     static ByteBuffer allocate(int bytes) {
         long rounded = ((long) bytes + PAGE - 1) / PAGE * PAGE;
         if (rounded + PAGE > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("too large for one buffer: " + bytes + " bytes");
+            return direct(bytes);
         }
         // alignedSlice drops the unaligned head and rounds the end down to a page: allocate a page
         // more than the rounded size, then cut to the size asked for.

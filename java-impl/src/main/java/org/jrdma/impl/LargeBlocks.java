@@ -15,7 +15,8 @@ import java.util.Map;
  * ibv_reg_mr and an ibv_dereg_mr — and, once the JVM's direct-memory limit was near, the collector
  * pauses allocateDirect waits for (4 MiB allocate + close took 13.6 ms over TCP; docs/performance.md,
  * "Rendezvous"). Local write only: nothing remote reaches them. Like the pool's blocks, a reused block
- * holds what its last user left.
+ * holds what its last user left; its buffer has the size asked for, the rest of the block is not
+ * reachable through it.
  */
 final class LargeBlocks {
     static final int MIN_BLOCK = BufferPool.MAX_CLASS * 2;
@@ -41,7 +42,7 @@ final class LargeBlocks {
         return block < size ? block << 1 : block;
     }
 
-    /** A block of at least size bytes: a kept one, or a new registration. */
+    /** A buffer of exactly size bytes at the start of a block: a kept one, or a new registration. */
     BufferBase take(int size) {
         int block = blockSize(size);
         MemoryRegistration registration = null;
@@ -55,7 +56,7 @@ final class LargeBlocks {
         if (registration == null) {
             registration = context.registerRaw(AlignedMemory.allocate(block), AccessFlags.LOCAL_WRITE);
         }
-        return context.track(new LargeBlock(this, registration)); // on failure the block went back
+        return context.track(new LargeBlock(this, registration, size)); // on failure the block went back
     }
 
     void giveBack(MemoryRegistration registration) {
@@ -85,8 +86,8 @@ final class LargeBlocks {
     private static final class LargeBlock extends BufferBase {
         private final LargeBlocks blocks;
 
-        LargeBlock(LargeBlocks blocks, MemoryRegistration registration) {
-            super(registration, 0, registration.length);
+        LargeBlock(LargeBlocks blocks, MemoryRegistration registration, int size) {
+            super(registration, 0, size);
             this.blocks = blocks;
         }
 

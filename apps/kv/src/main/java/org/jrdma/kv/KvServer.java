@@ -139,6 +139,8 @@ public final class KvServer implements AutoCloseable {
                         push(channel, in);
                     } else if (type == KvWire.PUSHPULL) {
                         pushPull(channel, in);
+                    } else if (type == KvWire.SLOT_PUSHPULL) {
+                        slotPushPull(channel, in);
                     } else if (type == KvWire.PULL) {
                         pull(channel, in);
                     } else if (type == KvWire.BARRIER) {
@@ -252,15 +254,54 @@ public final class KvServer implements AutoCloseable {
                 status = KvWire.TOO_SMALL;
             }
         }
-        if (status == KvWire.OK) {
-            status = apply(push);
+        answerPushPull(channel, push, destinations, status);
+    }
+
+    /**
+     * A PushPull whose values the worker wrote into its slots (they arrived before this message): the
+     * slots' bytes folded in as a PUSHPULL's values are, the merged values written back, PULLED.
+     */
+    private void slotPushPull(RdmaChannel channel, ByteBuffer in) {
+        int count = KvWire.count(in, KvWire.SLOT_PUSHPULL_ENTRY, options.maxKeysPerRequest());
+        if (KvWire.HEADER + (long) count * KvWire.SLOT_PUSHPULL_ENTRY != in.remaining()) {
+            throw new ProtocolException("a slot push-pull of " + count + " keys in a message of " + in.remaining() + " bytes");
         }
+        WorkerSlots mine = slots.get(channel);
+        if (mine == null) {
+            throw new ProtocolException("a slot push-pull from a worker that has no slots");
+        }
+        long[] keys = new long[count];
+        int[] lengths = new int[count];
+        ByteBuffer[] written = new ByteBuffer[count];
+        RemoteBuffer[] destinations = new RemoteBuffer[count];
+        int status = KvWire.OK;
+        for (int i = 0; i < count; i++) {
+            int at = KvWire.HEADER + i * KvWire.SLOT_PUSHPULL_ENTRY;
+            int id = in.getInt(at);
+            keys[i] = mine.key(id);
+            written[i] = mine.written(id);
+            lengths[i] = written[i].remaining();
+            if (in.getInt(at + 4) != lengths[i]) {
+                throw new ProtocolException("a slot push-pull of " + in.getInt(at + 4) + " bytes from slot " + id
+                        + " of " + lengths[i]);
+            }
+            destinations[i] = KvWire.destination(in.getLong(at + 8), lengths[i], in.getInt(at + 16));
+            if (Integer.toUnsignedLong(in.getInt(at + 20)) < lengths[i]) {
+                status = KvWire.TOO_SMALL;
+            }
+        }
+        answerPushPull(channel, new Pushed(in.getLong(8), keys, lengths, written), destinations, status);
+    }
+
+    /** The rest of a PushPull whose fields checked out: applied whole or not at all, written back, PULLED. */
+    private void answerPushPull(RdmaChannel channel, Pushed push, RemoteBuffer[] destinations, int checked) {
+        int status = checked == KvWire.OK ? apply(push) : checked;
         if (status == KvWire.OK) {
-            for (int i = 0; i < count; i++) {
+            for (int i = 0; i < push.keys.length; i++) {
                 writeValue(channel, push.keys[i], destinations[i]);
             }
         }
-        reply(channel, KvWire.PULLED, status, count, push.timestamp, status == KvWire.OK ? push.lengths : null);
+        reply(channel, KvWire.PULLED, status, push.keys.length, push.timestamp, status == KvWire.OK ? push.lengths : null);
     }
 
     /** Writes the key's value straight from it: a push that comes before the write completes folds into a copy. */

@@ -20,11 +20,13 @@ final class KvWire {
     static final byte SLOT_ACK = 6;
     static final byte BARRIER = 7;
     static final byte PUSHPULL = 8;
+    static final byte SLOT_PUSHPULL = 9;
 
     static final int HEADER = 16;      // type, status, 2 reserved, u32 count, u64 timestamp
     static final int PUSH_ENTRY = 16;  // u64 key, u32 length, u32 reserved
     static final int PULL_ENTRY = 24;  // u64 key, u64 address, u32 rkey, u32 capacity
     static final int PUSHPULL_ENTRY = 32;  // u64 key, u32 length, u32 reserved, u64 address, u32 rkey, u32 capacity
+    static final int SLOT_PUSHPULL_ENTRY = 24;  // u32 slot id, u32 length, u64 address, u32 rkey, u32 capacity
     static final int SLOT_SIZE = 32;   // header, u64 key, u32 slot id, u32 length
     static final int MAX_BARRIER = 65536;
 
@@ -104,6 +106,21 @@ final class KvWire {
                     .putInt(at + 28, lengths[i]);
             out.put(valueAt, values, offsets[i], lengths[i]);
             valueAt += lengths[i];
+        }
+    }
+
+    /**
+     * A SLOT_PUSHPULL of the keys {@code mine}, whose values were written into {@code slots} (one per
+     * key of mine, in order): each entry names the slot and where the merged value goes.
+     */
+    static void encodeSlotPushPull(ByteBuffer out, long timestamp, int[] lengths, int[] mine, PushSlots.Slot[] slots,
+                                   RegisteredBuffer destination, int[] offsets) {
+        header(out, SLOT_PUSHPULL, 0, mine.length, timestamp);
+        for (int j = 0; j < mine.length; j++) {
+            int i = mine[j];
+            int at = HEADER + j * SLOT_PUSHPULL_ENTRY;
+            out.putInt(at, slots[j].id).putInt(at + 4, lengths[i]).putLong(at + 8, destination.address() + offsets[i])
+                    .putInt(at + 16, destination.rkey()).putInt(at + 20, lengths[i]);
         }
     }
 

@@ -275,8 +275,10 @@ public final class KvWorker implements AutoCloseable {
      * ps-lite's PushPull, one round trip per server: pushes {@code lengths[i]} bytes per key, packed from
      * offset 0 of {@code values} (as {@link #push}: applied whole or not at all at each server), and has
      * each server write the key's merged value into {@code destination} at the same offset. The
-     * request is done once the merged values are there. Pushed in messages only (no write slots); leave
-     * {@code values} unchanged until done.
+     * request is done once the merged values are there. When every key a server owns has a free write
+     * slot there, their values go straight into the slots (RDMA WRITEs) and a small SLOT_PUSHPULL
+     * names them; otherwise they are copied into one PUSHPULL message. Leave {@code values} unchanged
+     * until done.
      *
      * @param keys        the keys, any order, each once
      * @param values      the values, back to back from offset 0
@@ -294,6 +296,11 @@ public final class KvWorker implements AutoCloseable {
         long timestamp = nextTimestamp.getAndIncrement();
         KvRequest request = messageRequest(timestamp, lengths, byServer);
         toEachServer(byServer, request, server -> {
+            PushSlots.Slot[] claimed = pushSlots.get(server).claimAll(keys, lengths, byServer[server], timestamp);
+            if (claimed != null) {
+                pushPullThroughSlots(server, values, lengths, offsets, byServer[server], claimed, destination, request);
+                return;
+            }
             long size = KvWire.HEADER + (long) byServer[server].length * KvWire.PUSHPULL_ENTRY;
             for (int i : byServer[server]) {
                 size += lengths[i];
@@ -305,6 +312,25 @@ public final class KvWorker implements AutoCloseable {
             send(server, out, (int) size, request);
         });
         return timestamp;
+    }
+
+    /**
+     * One server's part of a PushPull by its write slots: the values written into them, then the
+     * SLOT_PUSHPULL, which the server handles after the writes (channel order) and after any earlier
+     * message of this worker's. A failed write breaks the channel, so the message fails too; the slots
+     * stay busy until the request is settled, so no later push overwrites bytes the server still reads.
+     */
+    private void pushPullThroughSlots(int server, RegisteredBuffer values, int[] lengths, int[] offsets, int[] mine,
+                                      PushSlots.Slot[] claimed, RegisteredBuffer destination, KvRequest request) {
+        request.done.whenComplete((v, t) -> Arrays.stream(claimed).forEach(PushSlots::release));
+        RdmaChannel channel = servers.get(server);
+        for (int j = 0; j < mine.length; j++) {
+            channel.write(values, offsets[mine[j]], claimed[j].token, 0, lengths[mine[j]]);
+        }
+        int size = KvWire.HEADER + mine.length * KvWire.SLOT_PUSHPULL_ENTRY;
+        RegisteredBuffer out = context.allocate(size);
+        KvWire.encodeSlotPushPull(out.buffer(), request.timestamp, lengths, mine, claimed, destination, offsets);
+        send(server, out, size, request);
     }
 
     /**

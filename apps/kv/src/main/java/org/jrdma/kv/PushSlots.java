@@ -73,6 +73,24 @@ final class PushSlots {
         return slot != null && slot.length == length && slot.busyWith.compareAndSet(0, timestamp) ? slot : null;
     }
 
+    /**
+     * A free slot of the exact length for each of the keys {@code mine} (indexes into keys), all busy
+     * with {@code timestamp}; or null, none claimed, when one of them has none.
+     */
+    Slot[] claimAll(long[] keys, int[] lengths, int[] mine, long timestamp) {
+        Slot[] claimed = new Slot[mine.length];
+        for (int j = 0; j < mine.length; j++) {
+            claimed[j] = claim(keys[mine[j]], lengths[mine[j]], timestamp);
+            if (claimed[j] == null) {
+                for (int k = 0; k < j; k++) {
+                    release(claimed[k]);
+                }
+                return null;
+            }
+        }
+        return claimed;
+    }
+
     /** A SLOT_ACK for slot {@code id}: frees it and returns the timestamp of the push it carried. */
     long acknowledged(long id) {
         Slot slot = id >= 0 && id < byId.size() ? byId.get((int) id) : null;

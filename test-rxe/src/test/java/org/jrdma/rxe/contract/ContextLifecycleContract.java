@@ -98,6 +98,26 @@ public abstract class ContextLifecycleContract {
         assertEquals(42, view.getLong(0));
     }
 
+    /**
+     * Above the pool's size classes: exactly the size asked for, the block kept for the next such buffer.
+     * (Past the direct-memory limit: verbs.RegistrationTest, in the VM, whose JVM has a limit below 2 GiB.)
+     */
+    @Test
+    void largeAllocationsHaveTheirSizeAndReuseTheirBlock() {
+        fabric().require();
+        try (RdmaContext ctx = Rdma.open(fabric().serverConfig(RdmaConfig.builder()))) {
+            RegisteredBuffer large = ctx.allocate(3 << 20);
+            assertEquals(3 << 20, large.length());
+            assertEquals(3 << 20, large.buffer().capacity());
+            long address = large.address();
+            large.close();
+            RegisteredBuffer again = ctx.allocate((3 << 20) + 1);
+            assertEquals((3 << 20) + 1, again.length());
+            assertEquals(address, again.address(), "the closed block is handed out again, still registered");
+            again.close();
+        }
+    }
+
     /** Per device: "pd 2 cq 1 qp 1 cm_id 0 mr 0 ctx 0 srq 0" from `rdma resource show`. */
     public static Map<String, Integer> resourceCounts() throws Exception {
         Processes.Result result = Processes.run(30, "rdma", "resource", "show");

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.Access;
+import org.jrdma.ChannelCounters;
 import org.jrdma.ChannelHandler;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaMessage;
@@ -309,6 +310,55 @@ public abstract class KvContract {
             assertThrows(IllegalArgumentException.class, () -> worker.pushPull(keys, values, lengths.clone(), values),
                     "a destination without REMOTE_WRITE");
             servers.forEach(KvServer::close);
+        }
+    }
+
+    @Test
+    void pushPullsOfAKeyWithASlotGoThroughItInOrderAndEachIsAppliedOnce() throws Exception {
+        KvOptions options = new KvOptions(1024, 1 << 20, 4096, 1 << 20);
+        int length = 64 << 10;
+        try (Endpoints e = new Endpoints(fabric())) {
+            KvServer server = KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), options);
+            KvWorker worker = KvWorker.connect(e.client, List.of(server.localAddress()), e.clientAddress);
+            long[] key = {42};
+            RegisteredBuffer ones = e.client.allocate(length);
+            FloatBuffer in = ones.buffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+            for (int j = 0; j < length / 4; j++) {
+                in.put(j, 1);
+            }
+            waitFor(worker, worker.push(key, ones, new int[] {length}), "the first push");
+            assertEquals(1, worker.slots(), "the server gave the key a slot");
+
+            // One alone: its value goes by an RDMA WRITE into the slot, the message that names it is small.
+            ChannelCounters before = e.client.counters();
+            RegisteredBuffer first = e.client.allocate(length, Access.REMOTE_WRITE);
+            waitFor(worker, worker.pushPull(key, ones, new int[] {length}, first), "a push-pull through the slot");
+            ChannelCounters after = e.client.counters();
+            assertEquals(1, after.writes() - before.writes(), "one write into the slot");
+            assertTrue(after.bytesSent() - before.bytesSent() < 1024, "no value in a message: "
+                    + (after.bytesSent() - before.bytesSent()) + " bytes sent");
+            assertEquals(2f, first.buffer().order(ByteOrder.LITTLE_ENDIAN).getFloat(length - 4), "the sum after it");
+
+            // Six at once: the first takes the slot, the others go as messages behind it; each sees the
+            // sum of every push-pull issued before it and its own, so the order held and none counted twice.
+            RegisteredBuffer[] merged = new RegisteredBuffer[6];
+            long[] requests = new long[merged.length];
+            for (int r = 0; r < merged.length; r++) {
+                merged[r] = e.client.allocate(length, Access.REMOTE_WRITE);
+                requests[r] = worker.pushPull(key, ones, new int[] {length}, merged[r]);
+            }
+            for (int r = 0; r < merged.length; r++) {
+                waitFor(worker, requests[r], "push-pull " + r);
+                FloatBuffer out = merged[r].buffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+                for (int j = 0; j < length / 4; j += 1021) {
+                    assertEquals(3f + r, out.get(j), "float " + j + " of push-pull " + r);
+                }
+            }
+            // The slot is free again afterwards: a push and a push-pull through it still add up.
+            waitFor(worker, worker.push(key, ones, new int[] {length}), "a push into the slot");
+            waitFor(worker, worker.pushPull(key, ones, new int[] {length}, first), "a last push-pull");
+            assertEquals(3f + merged.length + 1, first.buffer().order(ByteOrder.LITTLE_ENDIAN).getFloat(0), "the last sum");
+            server.close();
         }
     }
 }
