@@ -59,24 +59,24 @@ public final class KvNode implements AutoCloseable {
      */
     public static KvNode start(RdmaContext context, KvJob job, MergeFunction merge, KvOptions options)
             throws InterruptedException {
-        return start(context, job, merge, options, KvPushHandler.answerAtOnce());
+        return start(context, job, merge, options, KvRequestHandler.answerAtOnce());
     }
 
     /**
-     * As {@link #start(RdmaContext, KvJob, MergeFunction, KvOptions)}, a server's applied pushes going to
-     * {@code pushes}, which answers them now or later.
+     * As {@link #start(RdmaContext, KvJob, MergeFunction, KvOptions)}, a server's accepted requests going to
+     * {@code requests}, which answers them now or later.
      *
-     * @param context the context of the node's channels
-     * @param job     the node's role and the job
-     * @param merge   how a server folds pushes into stored values
-     * @param options a server's bounds on what workers ask
-     * @param pushes  a server's handler of applied pushes
+     * @param context  the context of the node's channels
+     * @param job      the node's role and the job
+     * @param merge    how a server folds pushes into stored values
+     * @param options  a server's bounds on what workers ask
+     * @param requests a server's handler of accepted requests
      * @return the started node
      * @throws KvException          as the other overload says
      * @throws InterruptedException when interrupted while waiting
      */
     public static KvNode start(RdmaContext context, KvJob job, MergeFunction merge, KvOptions options,
-                               KvPushHandler pushes) throws InterruptedException {
+                               KvRequestHandler requests) throws InterruptedException {
         switch (job.role()) {
             case SCHEDULER -> {
                 KvScheduler scheduler = KvScheduler.listen(context, job.scheduler(), job.workers(), job.servers());
@@ -91,7 +91,7 @@ public final class KvNode implements AutoCloseable {
             }
             case SERVER -> {
                 InetSocketAddress address = job.address() != null ? job.address() : new InetSocketAddress(0);
-                KvServer server = KvServer.listen(context, address, merge, options, pushes);
+                KvServer server = KvServer.listen(context, address, merge, options, requests);
                 try {
                     KvMember member = join(context, job, server.localAddress(), null);
                     return new KvNode(job, null, server, member, null);

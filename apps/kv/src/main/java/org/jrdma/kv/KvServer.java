@@ -45,14 +45,14 @@ public final class KvServer implements AutoCloseable {
     private final List<Waiting> barrier = new ArrayList<>(); // the loop thread's
     private int barrierSize;
 
-    private final KvPushHandler pushes;
+    private final KvRequestHandler requests;
 
     private KvServer(RdmaContext context, InetSocketAddress address, MergeFunction merge, KvOptions options,
-                     KvPushHandler pushes) {
+                     KvRequestHandler requests) {
         this.context = context;
         this.values = new KvValues(context, merge, options);
         this.options = options;
-        this.pushes = pushes;
+        this.requests = requests;
         this.server = context.listen(address, handler());
     }
 
@@ -66,34 +66,33 @@ public final class KvServer implements AutoCloseable {
      * @return the listening server
      */
     public static KvServer listen(RdmaContext context, InetSocketAddress address, MergeFunction merge, KvOptions options) {
-        return new KvServer(context, address, merge, options, KvPushHandler.answerAtOnce());
+        return new KvServer(context, address, merge, options, KvRequestHandler.answerAtOnce());
     }
 
     /**
-     * Starts a server whose applied pushes go to {@code pushes}, which answers them — at once or later
-     * (ps-lite's request handle with a delayed response: synchronous aggregation).
+     * Starts a server whose accepted requests go to {@code requests}, which answers them — at once or
+     * later (ps-lite's request handle with a delayed response: synchronous aggregation).
      *
-     * @param context the context whose device the server listens on
-     * @param address an address of that device (port 0 picks a free one)
-     * @param merge   folds pushed values into stored ones
-     * @param options the bounds of what workers may ask
-     * @param pushes  sees each applied push and answers it
+     * @param context  the context whose device the server listens on
+     * @param address  an address of that device (port 0 picks a free one)
+     * @param merge    folds pushed values into stored ones
+     * @param options  the bounds of what workers may ask
+     * @param requests sees each accepted push, pull and PushPull and answers it
      * @return the listening server
      */
     public static KvServer listen(RdmaContext context, InetSocketAddress address, MergeFunction merge, KvOptions options,
-                                  KvPushHandler pushes) {
-        return new KvServer(context, address, merge, options, Objects.requireNonNull(pushes, "pushes"));
+                                  KvRequestHandler requests) {
+        return new KvServer(context, address, merge, options, Objects.requireNonNull(requests, "requests"));
     }
 
-    /** A push was applied: the handler answers it (now or later); a handler that throws has it answered now. */
-    private void applied(RdmaChannel channel, long[] keys, long timestamp, byte type, long answerTimestamp) {
-        KvPush push = new KvPush(channel.remoteAddress(), keys, timestamp,
-                () -> reply(channel, type, KvWire.OK, 0, answerTimestamp, null));
+    /** A request was accepted: the handler answers it (now or later); a handler that throws has it answered now. */
+    private void accepted(RdmaChannel channel, KvServerRequest.Kind kind, long[] keys, long timestamp, Runnable answer) {
+        KvServerRequest request = new KvServerRequest(channel.remoteAddress(), kind, keys, timestamp, answer);
         try {
-            pushes.onPush(push);
+            requests.onRequest(request);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "the push handler threw; the push (applied) is answered now", e);
-            push.answer();
+            LOG.log(Level.WARNING, "the request handler threw; the " + kind + " is answered now", e);
+            request.answer();
         }
     }
 
@@ -231,7 +230,8 @@ public final class KvServer implements AutoCloseable {
             }
         }
         if (status == KvWire.OK) {
-            applied(channel, push.keys, push.timestamp, KvWire.ACK, push.timestamp);
+            accepted(channel, KvServerRequest.Kind.PUSH, push.keys, push.timestamp,
+                    () -> reply(channel, KvWire.ACK, KvWire.OK, 0, push.timestamp, null));
         } else {
             reply(channel, KvWire.ACK, status, 0, push.timestamp, null);
         }
@@ -244,17 +244,7 @@ public final class KvServer implements AutoCloseable {
      */
     private void pushPull(RdmaChannel channel, ByteBuffer in) {
         Pushed push = parse(in, KvWire.PUSHPULL_ENTRY);
-        int count = push.keys.length;
-        RemoteBuffer[] destinations = new RemoteBuffer[count];
-        int status = KvWire.OK;
-        for (int i = 0; i < count; i++) {
-            int at = KvWire.HEADER + i * KvWire.PUSHPULL_ENTRY;
-            destinations[i] = KvWire.destination(in.getLong(at + 16), push.lengths[i], in.getInt(at + 24));
-            if (Integer.toUnsignedLong(in.getInt(at + 28)) < push.lengths[i]) {
-                status = KvWire.TOO_SMALL;
-            }
-        }
-        answerPushPull(channel, push, destinations, status);
+        answerPushPull(channel, push, Destinations.read(in, push.keys.length, KvWire.PUSHPULL_ENTRY, 16));
     }
 
     /**
@@ -273,8 +263,6 @@ public final class KvServer implements AutoCloseable {
         long[] keys = new long[count];
         int[] lengths = new int[count];
         ByteBuffer[] written = new ByteBuffer[count];
-        RemoteBuffer[] destinations = new RemoteBuffer[count];
-        int status = KvWire.OK;
         for (int i = 0; i < count; i++) {
             int at = KvWire.HEADER + i * KvWire.SLOT_PUSHPULL_ENTRY;
             int id = in.getInt(at);
@@ -285,33 +273,84 @@ public final class KvServer implements AutoCloseable {
                 throw new ProtocolException("a slot push-pull of " + in.getInt(at + 4) + " bytes from slot " + id
                         + " of " + lengths[i]);
             }
-            destinations[i] = KvWire.destination(in.getLong(at + 8), lengths[i], in.getInt(at + 16));
-            if (Integer.toUnsignedLong(in.getInt(at + 20)) < lengths[i]) {
-                status = KvWire.TOO_SMALL;
-            }
         }
-        answerPushPull(channel, new Pushed(in.getLong(8), keys, lengths, written), destinations, status);
+        answerPushPull(channel, new Pushed(in.getLong(8), keys, lengths, written),
+                Destinations.read(in, count, KvWire.SLOT_PUSHPULL_ENTRY, 8));
     }
 
-    /** The rest of a PushPull whose fields checked out: applied whole or not at all, written back, PULLED. */
-    private void answerPushPull(RdmaChannel channel, Pushed push, RemoteBuffer[] destinations, int checked) {
-        int status = checked == KvWire.OK ? apply(push) : checked;
+    /**
+     * The rest of a PushPull whose fields checked out: applied whole or not at all (a destination smaller
+     * than its pushed value refuses it first), then the handler's; its answer writes the merged values back.
+     */
+    private void answerPushPull(RdmaChannel channel, Pushed push, Destinations destinations) {
+        int status = destinations.fit(push.lengths) ? apply(push) : KvWire.TOO_SMALL;
         if (status == KvWire.OK) {
-            for (int i = 0; i < push.keys.length; i++) {
-                writeValue(channel, push.keys[i], destinations[i]);
-            }
+            accepted(channel, KvServerRequest.Kind.PUSH_PULL, push.keys, push.timestamp,
+                    () -> writeBack(channel, push.timestamp, push.keys, destinations, KvWire.APPLIED_TOO_SMALL));
+        } else {
+            reply(channel, KvWire.PULLED, status, 0, push.timestamp, null);
         }
-        reply(channel, KvWire.PULLED, status, push.keys.length, push.timestamp, status == KvWire.OK ? push.lengths : null);
     }
 
-    /** Writes the key's value straight from it: a push that comes before the write completes folds into a copy. */
-    private void writeValue(RdmaChannel channel, long key, RemoteBuffer destination) {
-        if (destination.length() == 0) {
+    /**
+     * The answer of a pull or PushPull, on whichever thread answers: each key's value as it is now,
+     * written straight from it into the worker's destination (a push that comes before the write
+     * completes folds into a copy), then PULLED with the lengths. A value that no longer fits answers
+     * {@code tooSmall} with nothing written; a closed server or a worker gone answers nothing.
+     */
+    private void writeBack(RdmaChannel channel, long timestamp, long[] keys, Destinations destinations, int tooSmall) {
+        KvValues.Stored[] reading = new KvValues.Stored[keys.length];
+        int status = values.startReads(keys, destinations.capacities, reading);
+        if (status < 0) {
+            return;
+        } else if (status != KvWire.OK) {
+            reply(channel, KvWire.PULLED, status == KvWire.TOO_SMALL ? tooSmall : status, 0, timestamp, null);
             return;
         }
-        KvValues.Stored s = values.get(key);
-        s.readers++;
-        channel.write(s.buffer, 0, destination, 0, (int) destination.length()).whenComplete((v, t) -> s.readDone());
+        int[] lengths = new int[keys.length];
+        int i = 0;
+        try {
+            for (; i < keys.length; i++) {
+                KvValues.Stored s = reading[i];
+                lengths[i] = s.length;
+                if (s.length == 0) {
+                    values.readDone(s);
+                    continue;
+                }
+                RemoteBuffer destination = KvWire.destination(destinations.addresses[i], s.length, destinations.rkeys[i]);
+                channel.write(s.buffer, 0, destination, 0, s.length).whenComplete((v, t) -> values.readDone(s));
+            }
+        } catch (RdmaException gone) { // the channel closed: the worker's request failed already
+            for (; i < keys.length; i++) {
+                values.readDone(reading[i]);
+            }
+            return;
+        }
+        reply(channel, KvWire.PULLED, KvWire.OK, keys.length, timestamp, lengths);
+    }
+
+    /** Where a pull's or PushPull's values go at the worker: per key its address, rkey and capacity. */
+    private record Destinations(long[] addresses, int[] rkeys, long[] capacities) {
+        /** From {@code count} entries of {@code entry} bytes, the u64 address, u32 rkey, u32 capacity at {@code at}. */
+        static Destinations read(ByteBuffer in, int count, int entry, int at) {
+            Destinations d = new Destinations(new long[count], new int[count], new long[count]);
+            for (int i = 0; i < count; i++) {
+                int field = KvWire.HEADER + i * entry + at;
+                d.addresses[i] = in.getLong(field);
+                d.rkeys[i] = in.getInt(field + 8);
+                d.capacities[i] = Integer.toUnsignedLong(in.getInt(field + 12));
+            }
+            return d;
+        }
+
+        boolean fit(int[] lengths) {
+            for (int i = 0; i < lengths.length; i++) {
+                if (lengths[i] > capacities[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** The worker wrote a value into one of its slots (immediate = slot id): fold it in, answer SLOT_ACK. */
@@ -323,7 +362,9 @@ public final class KvServer implements AutoCloseable {
         long key = mine.key(slot);
         int status = values.mergeAll(new long[] {key}, new ByteBuffer[] {mine.written(slot)});
         if (status == KvWire.OK) {
-            applied(channel, new long[] {key}, Integer.toUnsignedLong(slot), KvWire.SLOT_ACK, Integer.toUnsignedLong(slot));
+            long id = Integer.toUnsignedLong(slot);
+            accepted(channel, KvServerRequest.Kind.PUSH, new long[] {key}, id,
+                    () -> reply(channel, KvWire.SLOT_ACK, KvWire.OK, 0, id, null));
         } else {
             reply(channel, KvWire.SLOT_ACK, status, 0, Integer.toUnsignedLong(slot), null);
         }
@@ -365,28 +406,27 @@ public final class KvServer implements AutoCloseable {
         barrier.clear();
     }
 
+    /** A PULL: refused at once for a key never pushed or a destination too small, else the handler's. */
     private void pull(RdmaChannel channel, ByteBuffer in) {
         int count = KvWire.count(in, KvWire.PULL_ENTRY, options.maxKeysPerRequest());
         long timestamp = in.getLong(8);
         if (KvWire.HEADER + (long) count * KvWire.PULL_ENTRY != in.remaining()) {
             throw new ProtocolException("a pull of " + count + " keys in a message of " + in.remaining() + " bytes");
         }
+        long[] keys = new long[count];
+        Destinations destinations = Destinations.read(in, count, KvWire.PULL_ENTRY, 8);
         int status = KvWire.OK;
-        int[] lengths = new int[count];
         for (int i = 0; i < count && status == KvWire.OK; i++) {
-            int at = KvWire.HEADER + i * KvWire.PULL_ENTRY;
-            KvValues.Stored s = values.get(in.getLong(at));
-            long capacity = Integer.toUnsignedLong(in.getInt(at + 20));
-            status = s == null ? KvWire.UNKNOWN_KEY : s.length > capacity ? KvWire.TOO_SMALL : KvWire.OK;
-            lengths[i] = s == null ? 0 : s.length;
+            keys[i] = in.getLong(KvWire.HEADER + i * KvWire.PULL_ENTRY);
+            KvValues.Stored s = values.get(keys[i]);
+            status = s == null ? KvWire.UNKNOWN_KEY : s.length > destinations.capacities[i] ? KvWire.TOO_SMALL : KvWire.OK;
         }
         if (status == KvWire.OK) {
-            for (int i = 0; i < count; i++) {
-                int at = KvWire.HEADER + i * KvWire.PULL_ENTRY;
-                writeValue(channel, in.getLong(at), KvWire.destination(in.getLong(at + 8), lengths[i], in.getInt(at + 16)));
-            }
+            accepted(channel, KvServerRequest.Kind.PULL, keys, timestamp,
+                    () -> writeBack(channel, timestamp, keys, destinations, KvWire.TOO_SMALL));
+        } else {
+            reply(channel, KvWire.PULLED, status, 0, timestamp, null);
         }
-        reply(channel, KvWire.PULLED, status, count, timestamp, status == KvWire.OK ? lengths : null);
     }
 
     /** ACK or PULLED (with the values' lengths), after this request's writes on the same queue pair. */

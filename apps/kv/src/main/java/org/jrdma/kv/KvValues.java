@@ -9,8 +9,9 @@ import org.jrdma.RegisteredBuffer;
 
 /**
  * A {@link KvServer}'s values in registered memory, and how pushes fold into them: all of a push or
- * none of it, within the quota of stored bytes. Used on the server's event-loop thread ({@link #size}
- * from any).
+ * none of it, within the quota of stored bytes. Pushes fold in on the server's event-loop thread; a
+ * request handler may answer a pull from any thread, so the map, the lengths and the readers are
+ * guarded by this object's lock (uncontended unless a handler answers from another thread).
  */
 final class KvValues implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("org.jrdma.kv");
@@ -19,7 +20,7 @@ final class KvValues implements AutoCloseable {
     /**
      * A key's value. Pulls write it to workers straight from here; a push that arrives while such a
      * write is in flight folds into a copy that replaces it (copy on write), and this one is freed
-     * when its last write completes. Used on the loop thread only.
+     * when its last write completes. Its readers and replaced flag are guarded by the KvValues' lock.
      */
     static final class Stored {
         final RegisteredBuffer buffer;
@@ -35,19 +36,15 @@ final class KvValues implements AutoCloseable {
         ByteBuffer view() {
             return buffer.buffer().limit(length).slice();
         }
-
-        void readDone() {
-            if (--readers == 0 && replaced) {
-                buffer.close();
-            }
-        }
     }
 
     private final RdmaContext context;
     private final MergeFunction merge;
     private final KvOptions options;
-    private final Map<Long, Stored> values = new HashMap<>(); // size() and close() read it under its lock
+    // Guarded by this.
+    private final Map<Long, Stored> values = new HashMap<>();
     private long storedBytes; // the values' bytes, all keys (KvOptions.maxStoredBytes)
+    private boolean closed;
 
     KvValues(RdmaContext context, MergeFunction merge, KvOptions options) {
         this.context = context;
@@ -61,13 +58,41 @@ final class KvValues implements AutoCloseable {
     }
 
     /** The key's value, or null when it was never pushed. */
-    Stored get(long key) {
+    synchronized Stored get(long key) {
         return values.get(key);
     }
 
-    int size() {
-        synchronized (values) {
-            return values.size();
+    synchronized int size() {
+        return values.size();
+    }
+
+    /**
+     * Starts reading the keys' values (into {@code into}) for writes to a worker, all or none: each must
+     * exist and fit its capacity. A push that comes while they are read folds into a copy. Returns OK
+     * (then {@link #readDone} once per value), UNKNOWN_KEY or TOO_SMALL, or -1 once closed.
+     */
+    synchronized int startReads(long[] keys, long[] capacities, Stored[] into) {
+        if (closed) {
+            return -1;
+        }
+        for (int i = 0; i < keys.length; i++) {
+            into[i] = values.get(keys[i]);
+            if (into[i] == null) {
+                return KvWire.UNKNOWN_KEY;
+            } else if (into[i].length > capacities[i]) {
+                return KvWire.TOO_SMALL;
+            }
+        }
+        for (Stored s : into) {
+            s.readers++;
+        }
+        return KvWire.OK;
+    }
+
+    /** A write from the value completed (or never started): the last one frees a value a push replaced. */
+    synchronized void readDone(Stored s) {
+        if (--s.readers == 0 && s.replaced) {
+            s.buffer.close();
         }
     }
 
@@ -78,7 +103,7 @@ final class KvValues implements AutoCloseable {
      * key first and then runs in place; any other runs on copies that replace the values once every
      * key merged. Returns the answer's status.
      */
-    int mergeAll(long[] keys, ByteBuffer[] pushed) {
+    synchronized int mergeAll(long[] keys, ByteBuffer[] pushed) {
         try {
             if (merge instanceof CheckedMerge checked) {
                 for (int i = 0; i < keys.length; i++) {
@@ -122,9 +147,7 @@ final class KvValues implements AutoCloseable {
             if (staged[i] == old) {
                 continue;
             }
-            synchronized (values) { // size() reads it from other threads
-                values.put(keys[i], staged[i]);
-            }
+            values.put(keys[i], staged[i]);
             if (old != null) {
                 old.replaced = true;
                 if (old.readers == 0) {
@@ -151,10 +174,9 @@ final class KvValues implements AutoCloseable {
 
     /** Frees every value. */
     @Override
-    public void close() {
-        synchronized (values) {
-            values.values().forEach(s -> s.buffer.close());
-            values.clear();
-        }
+    public synchronized void close() {
+        closed = true;
+        values.values().forEach(s -> s.buffer.close());
+        values.clear();
     }
 }

@@ -40,6 +40,7 @@ final class KvWire {
     static final int BARRIER_BROKEN = 6;
     static final int DUPLICATE_KEY = 7;
     static final int OVER_QUOTA = 8;
+    static final int APPLIED_TOO_SMALL = 9; // a PushPull's push applied; a value outgrew its destination before the answer
 
     private KvWire() {
     }
@@ -143,6 +144,8 @@ final class KvWire {
             case BARRIER_BROKEN: return "a worker in the barrier went away";
             case DUPLICATE_KEY: return "a key appears twice in one push";
             case OVER_QUOTA: return "the server's memory quota is full (KvOptions.maxStoredBytes): it takes no new keys";
+            case APPLIED_TOO_SMALL: return "the push was applied, but before the server answered another push"
+                    + " (an overwrite of another length) made a value larger than its destination: nothing was written back";
             default: return "status " + status;
         }
     }

@@ -31,8 +31,6 @@ import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.kv.KvException;
 import org.jrdma.kv.KvOptions;
-import org.jrdma.kv.KvPush;
-import org.jrdma.kv.KvPushHandler;
 import org.jrdma.kv.KvServer;
 import org.jrdma.kv.KvWorker;
 import org.jrdma.kv.MergeFunction;
@@ -315,52 +313,6 @@ public abstract class KvRequestContract {
             assertEquals(0, wrong.keptRequests(), "nothing was sent");
             even.close();
             odd.close();
-        }
-    }
-
-    @Test
-    void aPushHandlerThatAnswersARoundOnlyWhenEveryWorkerPushedGivesSynchronousAggregation() throws Exception {
-        List<KvPush> round = new ArrayList<>();
-        KvPushHandler everyWorker = push -> {
-            synchronized (round) {
-                round.add(push);
-                if (round.size() == 2) { // both workers of the round pushed: answer them all
-                    round.forEach(KvPush::answer);
-                    round.clear();
-                }
-            }
-        };
-        try (Endpoints e = new Endpoints(fabric())) {
-            KvServer server = KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), KvOptions.DEFAULTS,
-                    everyWorker);
-            KvWorker a = KvWorker.connect(e.client, List.of(server.localAddress()), e.clientAddress);
-            KvWorker b = KvWorker.connect(e.client, List.of(server.localAddress()), e.clientAddress);
-            RegisteredBuffer values = e.client.allocate(8);
-            values.buffer().order(ByteOrder.LITTLE_ENDIAN).putFloat(0, 1f).putFloat(4, 2f);
-            CompletableFuture<Void> first = a.request(a.push(new long[] {9}, values, new int[] {8}));
-            assertThrows(TimeoutException.class, () -> first.get(500, TimeUnit.MILLISECONDS),
-                    "answered before the other worker pushed");
-            waitFor(b, b.push(new long[] {9}, values, new int[] {8}), "the second worker's push");
-            first.get(60, TimeUnit.SECONDS);
-            RegisteredBuffer into = e.client.allocate(8, Access.REMOTE_WRITE);
-            waitFor(a, a.pull(new long[] {9}, into, new int[] {8}), "the pull after the round");
-            FloatBuffer sums = into.buffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
-            assertEquals(2f, sums.get(0), "both pushes of the round");
-            assertEquals(4f, sums.get(1));
-            server.close();
-        }
-    }
-
-    @Test
-    void aPushHandlerThatThrowsHasThePushAnsweredAtOnce() throws Exception {
-        try (Endpoints e = new Endpoints(fabric())) {
-            KvServer server = KvServer.listen(e.server, e.address(), MergeFunction.float32Sum(), KvOptions.DEFAULTS,
-                    push -> {
-                        throw new IllegalStateException("a broken handler");
-                    });
-            KvWorker worker = KvWorker.connect(e.client, List.of(server.localAddress()), e.clientAddress);
-            waitFor(worker, worker.push(new long[] {1}, e.client.allocate(8), new int[] {8}), "the push");
-            server.close();
         }
     }
 
