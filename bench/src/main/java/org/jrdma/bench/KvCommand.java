@@ -116,7 +116,7 @@ final class KvCommand implements Callable<Integer> {
                             measure(cell, workerContexts.subList(0, w), addresses, serverContexts, sinks, clientIp, out);
                         } catch (Exception e) { // one line, and on to the next cell: its channels are new ones
                             failed++;
-                            out.printf("%10d %7d %7d    failed: %s%n", size, s, w, cause(e));
+                            out.printf("%10d %7d %7d    FAILED: %s%n", size, s, w, BenchCommand.causeChain(e));
                         }
                     }
                 }
@@ -132,15 +132,6 @@ final class KvCommand implements Callable<Integer> {
             contexts.forEach(RdmaContext::close);
         }
         return 0;
-    }
-
-    /** The innermost cause's class and message: what failed, without the futures that carried it. */
-    private static String cause(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
     /** A point of the matrix: value size, servers, workers and the requests each worker issues. */

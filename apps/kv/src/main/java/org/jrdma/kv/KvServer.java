@@ -414,13 +414,11 @@ public final class KvServer implements AutoCloseable {
             throw new ProtocolException("a pull of " + count + " keys in a message of " + in.remaining() + " bytes");
         }
         long[] keys = new long[count];
-        Destinations destinations = Destinations.read(in, count, KvWire.PULL_ENTRY, 8);
-        int status = KvWire.OK;
-        for (int i = 0; i < count && status == KvWire.OK; i++) {
+        for (int i = 0; i < count; i++) {
             keys[i] = in.getLong(KvWire.HEADER + i * KvWire.PULL_ENTRY);
-            KvValues.Stored s = values.get(keys[i]);
-            status = s == null ? KvWire.UNKNOWN_KEY : s.length > destinations.capacities[i] ? KvWire.TOO_SMALL : KvWire.OK;
         }
+        Destinations destinations = Destinations.read(in, count, KvWire.PULL_ENTRY, 8);
+        int status = values.check(keys, destinations.capacities);
         if (status == KvWire.OK) {
             accepted(channel, KvServerRequest.Kind.PULL, keys, timestamp,
                     () -> writeBack(channel, timestamp, keys, destinations, KvWire.TOO_SMALL));

@@ -75,16 +75,23 @@ final class KvValues implements AutoCloseable {
         if (closed) {
             return -1;
         }
-        for (int i = 0; i < keys.length; i++) {
+        int status = check(keys, capacities);
+        for (int i = 0; status == KvWire.OK && i < keys.length; i++) {
             into[i] = values.get(keys[i]);
-            if (into[i] == null) {
+            into[i].readers++;
+        }
+        return status;
+    }
+
+    /** Whether the keys' values can be read into destinations of these capacities: OK, UNKNOWN_KEY or TOO_SMALL. */
+    synchronized int check(long[] keys, long[] capacities) {
+        for (int i = 0; i < keys.length; i++) {
+            Stored s = values.get(keys[i]);
+            if (s == null) {
                 return KvWire.UNKNOWN_KEY;
-            } else if (into[i].length > capacities[i]) {
+            } else if (s.length > capacities[i]) {
                 return KvWire.TOO_SMALL;
             }
-        }
-        for (Stored s : into) {
-            s.readers++;
         }
         return KvWire.OK;
     }
