@@ -60,6 +60,13 @@ final class BenchCommand implements Callable<Integer> {
                 throw new picocli.CommandLine.ParameterException(cli, "the directory of " + file + " does not exist");
             }
         }
+        if (options.plot != null) {
+            try {
+                Files.createDirectories(options.plot); // now: a run of minutes should not end in "cannot write"
+            } catch (java.io.IOException | SecurityException e) {
+                throw new picocli.CommandLine.ParameterException(cli, "cannot create " + options.plot + " for --plot: " + e);
+            }
+        }
     }
 
     static int run(BenchOptions options, PrintStream out) throws Exception {
@@ -97,8 +104,8 @@ final class BenchCommand implements Callable<Integer> {
         if (options.casesFromStdin) {
             return runCasesFromStdin(client, ctx, options, out);
         }
-        out.printf("jrdma bench over %s, %s mode, warm-up %d, window %d%n", PingPongCommand.link(ctx), mode(options),
-                options.warmup, options.window);
+        RunInfo run = RunInfo.of(ctx, mode(options), options.window, options.warmup);
+        out.printf("jrdma bench over %s, %s mode, warm-up %d, window %d%n", run.link(), run.mode(), run.window(), run.warmup());
         emulationNotice(ctx, out);
         out.println("latency: one-way (round trip / 2) for send_lat and write_lat, round trip for read_lat, as perftest;"
                 + " iters: the timed iterations (fewer than asked for large sizes)");
@@ -121,7 +128,10 @@ final class BenchCommand implements Callable<Integer> {
             Report.csv(Path.of(options.csv), results);
         }
         if (options.json != null) {
-            Report.json(Path.of(options.json), results);
+            Report.json(Path.of(options.json), run, results);
+        }
+        if (options.plot != null) {
+            CompareCharts.draw(List.of(CompareReport.cells("java-" + mode(options), results)), options.plot);
         }
         return 0;
     }
@@ -212,20 +222,15 @@ final class BenchCommand implements Callable<Integer> {
     private static final long JIT_QUIET_MILLIS = 50;
     private static final long WARM_UP_LIMIT_NANOS = 90_000_000_000L;
 
-    /**
-     * A line saying when the device is a software one (Soft-RoCE, siw): a device without a parent
-     * device in sysfs is not hardware, and its figures measure the CPU that emulates it.
-     */
+    /** A line saying when the figures are not RDMA hardware's: another transport, or a software device ({@link RunInfo#emulated}). */
     static void emulationNotice(RdmaContext ctx, PrintStream out) {
-        String name = ctx.device().name();
         if (ctx.transport() != Transport.VERBS) {
             out.println("note: " + ctx.transport() + " transport (no RDMA device used): these figures measure sockets or"
                     + " shared memory and the peer's library serving one-sided operations, not RDMA");
             return;
         }
-        if (name.startsWith("rxe") || name.startsWith("siw")
-                || !Files.exists(Path.of("/sys/class/infiniband", name, "device"))) {
-            out.println("note: " + name + " is an emulated device (Soft-RoCE/siw in the kernel): these figures measure"
+        if (RunInfo.emulated(ctx)) {
+            out.println("note: " + ctx.device().name() + " is an emulated device (Soft-RoCE/siw in the kernel): these figures measure"
                     + " the CPU that emulates it, not RDMA hardware");
         }
     }

@@ -62,8 +62,13 @@ final class BenchOptions {
     @Option(names = "--csv", paramLabel = "FILE", description = "also write the results there as CSV")
     String csv;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "also write the results there as JSON")
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the results there as JSON, with what was"
+            + " measured where (versions, transport, device, mode, JVM, host, time)")
     String json;
+
+    @Option(names = "--plot", paramLabel = "DIR", description = "also draw PNG charts there, one per test: latency (p50,"
+            + " p99) or bandwidth by message size")
+    java.nio.file.Path plot;
 
     @Option(names = "--quiet", description = "no progress lines on stderr")
     boolean quiet;

@@ -112,7 +112,7 @@ final class CompareCharts {
             plot.setBackgroundPaint(Color.WHITE);
             plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
             plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-            JFreeChart chart = new JFreeChart(test + " (medians over " + rounds.size() + " rounds)", JFreeChart.DEFAULT_TITLE_FONT,
+            JFreeChart chart = new JFreeChart(rounds.size() == 1 ? test : test + " (medians over " + rounds.size() + " rounds)", JFreeChart.DEFAULT_TITLE_FONT,
                     plot, true);
             chart.setBackgroundPaint(Color.WHITE);
             Path file = dir.resolve(test + ".png");

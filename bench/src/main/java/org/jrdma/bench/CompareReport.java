@@ -172,13 +172,7 @@ final class CompareReport implements Callable<Integer> {
                 if (f.length < 8 || f[0].equals("test")) {
                     continue;
                 }
-                String value = f[0].endsWith("_lat") ? f[3] : f[6];
-                if (!value.isEmpty()) {
-                    cells.computeIfAbsent(f[0] + " " + f[1], k -> new LinkedHashMap<>()).put(column, Double.parseDouble(value));
-                }
-                if (f[0].endsWith("_lat") && !f[4].isEmpty()) {
-                    cells.get(f[0] + " " + f[1]).put(column + P99, Double.parseDouble(f[4]));
-                }
+                put(cells, column, f[0], Integer.parseInt(f[1]), parse(f[3]), parse(f[4]), parse(f[6]));
             }
         }
         try (var files = Files.list(dir)) {
@@ -201,6 +195,32 @@ final class CompareReport implements Callable<Integer> {
             }
         }
         return cells;
+    }
+
+    /** One round of a single column from bench's own results (bench --plot draws them as compare-report does). */
+    static Map<String, Map<String, Double>> cells(String column, List<Result> results) {
+        Map<String, Map<String, Double>> cells = new LinkedHashMap<>();
+        for (Result r : results) {
+            put(cells, column, r.test(), r.size(), r.p50(), r.p99(), r.mibPerSecond());
+        }
+        return cells;
+    }
+
+    /** A case's figure under its column: p50 and p99 for a latency test, MiB/s for a bandwidth one; NaN: none. */
+    private static void put(Map<String, Map<String, Double>> cells, String column, String test, int size, double p50,
+                            double p99, double mibPerSecond) {
+        boolean latency = test.endsWith("_lat");
+        double value = latency ? p50 : mibPerSecond;
+        if (!Double.isNaN(value)) {
+            cells.computeIfAbsent(test + " " + size, k -> new LinkedHashMap<>()).put(column, value);
+        }
+        if (latency && !Double.isNaN(p99)) {
+            cells.computeIfAbsent(test + " " + size, k -> new LinkedHashMap<>()).put(column + P99, p99);
+        }
+    }
+
+    private static double parse(String field) {
+        return field.isEmpty() ? Double.NaN : Double.parseDouble(field);
     }
 
     static List<Integer> sizes(List<Map<String, Map<String, Double>>> rounds, String test) {

@@ -49,10 +49,10 @@ final class KeyedCommand implements Callable<Integer> {
                     KeyedChannel.accepting(ctx, store, KeyedOptions.DEFAULTS, producer -> { }));
             RdmaChannel channel = ctx.connect(server.localAddress(), clientIp, (ch, m) -> { }).get(30, TimeUnit.SECONDS);
             KeyedChannel consumer = KeyedChannel.attach(ctx, channel, null, KeyedOptions.DEFAULTS);
-            out.printf("keyed fetch on %s port %d (mtu %d); latency: one fetch at a time; throughput: %d in flight%n",
-                    ctx.device().name(), ctx.port().number(), ctx.mtu(), WINDOW);
+            out.printf("keyed fetch over %s; latency: one fetch at a time; throughput: %d in flight%n",
+                    PingPongCommand.link(ctx), WINDOW);
             warmUp(ctx, store, consumer, out);
-            out.printf("%10s %10s %10s %10s %12s%n", "bytes", "fetches", "p50 us", "p99 us", "Gbit/s");
+            out.printf("%10s %10s %10s %10s %12s%n", "bytes", "fetches", "p50 us", "p99 us", "MiB/s");
             for (int size : SIZES) {
                 TransferKey key = new TransferKey("value-" + size, 1);
                 RegisteredBuffer value = ctx.allocate(size);
@@ -63,10 +63,10 @@ final class KeyedCommand implements Callable<Integer> {
                 }
                 int iterations = size >= (1 << 20) ? 100 : 1000;
                 long[] nanos = latencies(consumer, key, destinations[0], iterations);
-                double gbits = throughput(consumer, key, destinations, iterations * 2, size);
+                double mibPerSecond = throughput(consumer, key, destinations, iterations * 2, size);
                 Arrays.sort(nanos);
-                out.printf("%10d %10d %10.1f %10.1f %12.2f%n", size, iterations, nanos[nanos.length / 2] / 1000.0,
-                        nanos[Math.min(nanos.length - 1, (int) (nanos.length * 0.99))] / 1000.0, gbits);
+                out.printf("%10d %10d %10.1f %10.1f %12.1f%n", size, iterations, nanos[nanos.length / 2] / 1000.0,
+                        nanos[Math.min(nanos.length - 1, (int) (nanos.length * 0.99))] / 1000.0, mibPerSecond);
                 store.unpublish(key);
                 value.close();
                 for (RegisteredBuffer d : destinations) {
@@ -140,6 +140,6 @@ final class KeyedCommand implements Callable<Integer> {
             window.poll().get(30, TimeUnit.SECONDS);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        return count * (double) size * 8 / seconds / 1e9;
+        return count * (double) size / (1024.0 * 1024.0) / seconds;
     }
 }

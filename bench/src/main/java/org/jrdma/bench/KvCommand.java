@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
  * workers ({@link KvWorker}), each on a context (an event loop) of its own in this process. For each
  * value size, number of servers and number of workers: push, pull and PushPull with {@value #WINDOW}
  * requests in flight per worker (request i on key i % window, owned by server i % servers, the same
- * keys for every worker, as gradients are) — the aggregate Gbit/s and the requests' p50/p99 — next to
+ * keys for every worker, as gradients are) — the aggregate MiB/s and the requests' p50/p99 — next to
  * plain RDMA WRITEs of the same size from the same number of writers to the same servers' contexts,
  * the same window: the ceiling. {@code --runs} repeats every cell and reports the median and the
  * spread. Usage: {@code kv [options] [server-ip [client-ip]]}.
@@ -104,8 +104,8 @@ final class KvCommand implements Callable<Integer> {
                     + " worker; %d run(s) per cell%n", first.transport(), first.transport().name().equals("VERBS")
                     ? first.device().name() + " port " + first.port().number() + ", mtu " + first.mtu() : "no device",
                     WINDOW, runs);
-            out.printf("%10s %7s %7s %9s %10s %10s %12s %14s %12s %8s%n", "bytes", "servers", "workers", "op", "p50 us",
-                    "p99 us", "Gbit/s", "(min-max)", "write Gbit/s", "vs write");
+            out.printf("%10s %7s %7s %9s %10s %10s %12s %18s %12s %8s%n", "bytes", "servers", "workers", "op", "p50 us",
+                    "p99 us", "MiB/s", "(min-max)", "write MiB/s", "vs write");
             int failed = 0;
             for (int size : sizes) {
                 for (int s : servers) {
@@ -157,15 +157,15 @@ final class KvCommand implements Callable<Integer> {
             double[] write = runs(() -> writes(cell, workerContexts, serverContexts, sinks, clientIp));
             for (String op : ops) {
                 KvLoad.Outcome[] last = new KvLoad.Outcome[1];
-                double[] gbits = runs(() -> {
+                double[] rates = runs(() -> {
                     List<KvLoad.Issuer> load = issuers.stream().map(i -> i.issuer(op)).toList();
                     KvLoad.run(load, Math.min(4 * WINDOW, cell.requests()), WINDOW, cell.size()); // warm-up, not reported
                     last[0] = KvLoad.run(load, cell.requests(), WINDOW, cell.size());
-                    return last[0].gbits();
+                    return last[0].mibPerSecond();
                 });
-                out.printf("%10d %7d %7d %9s %10.1f %10.1f %12.2f %14s %12.2f %7.2fx%n", cell.size(), cell.servers(),
-                        cell.workers(), op, last[0].p50Micros(), last[0].p99Micros(), median(gbits), spread(gbits),
-                        median(write), median(gbits) / median(write));
+                out.printf("%10d %7d %7d %9s %10.1f %10.1f %12.1f %18s %12.1f %7.2fx%n", cell.size(), cell.servers(),
+                        cell.workers(), op, last[0].p50Micros(), last[0].p99Micros(), median(rates), spread(rates),
+                        median(write), median(rates) / median(write));
             }
         } finally {
             issuers.forEach(KvIssuers::close);
@@ -173,13 +173,13 @@ final class KvCommand implements Callable<Integer> {
     }
 
     private interface Measurement {
-        double gbits() throws Exception;
+        double mibPerSecond() throws Exception;
     }
 
     private double[] runs(Measurement measurement) throws Exception {
         double[] results = new double[runs];
         for (int r = 0; r < runs; r++) {
-            results[r] = measurement.gbits();
+            results[r] = measurement.mibPerSecond();
         }
         Arrays.sort(results);
         return results;
@@ -190,7 +190,7 @@ final class KvCommand implements Callable<Integer> {
     }
 
     private static String spread(double[] sorted) {
-        return sorted.length == 1 ? "" : String.format("(%.2f-%.2f)", sorted[0], sorted[sorted.length - 1]);
+        return sorted.length == 1 ? "" : String.format("(%.1f-%.1f)", sorted[0], sorted[sorted.length - 1]);
     }
 
     /** The ceiling: as many writers as workers, writer w on worker w's context to server w % servers's context. */
@@ -214,7 +214,7 @@ final class KvCommand implements Callable<Integer> {
                 load.add(writer(channel, source, targets.get(w), cell.size()));
             }
             KvLoad.run(load, Math.min(4 * WINDOW, cell.requests()), WINDOW, cell.size());
-            return KvLoad.run(load, cell.requests(), WINDOW, cell.size()).gbits();
+            return KvLoad.run(load, cell.requests(), WINDOW, cell.size()).mibPerSecond();
         } finally {
             channels.forEach(RdmaChannel::close);
             buffers.forEach(RegisteredBuffer::close);

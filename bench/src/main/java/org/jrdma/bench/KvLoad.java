@@ -22,8 +22,8 @@ final class KvLoad {
         void complete(long handle) throws Exception;
     }
 
-    /** A cell's outcome: aggregate Gbit/s and the requests' latencies (sorted, nanoseconds). */
-    record Outcome(double gbits, long[] sortedNanos) {
+    /** A cell's outcome: aggregate MiB/s and the requests' latencies (sorted, nanoseconds). */
+    record Outcome(double mibPerSecond, long[] sortedNanos) {
         double p50Micros() {
             return sortedNanos[sortedNanos.length / 2] / 1000.0;
         }
@@ -78,7 +78,7 @@ final class KvLoad {
         }
         Arrays.sort(all);
         double seconds = (last.get() - first.get()) / 1e9;
-        return new Outcome(issuers.size() * (double) n * bytes * 8 / seconds / 1e9, all);
+        return new Outcome(issuers.size() * (double) n * bytes / (1024.0 * 1024.0) / seconds, all);
     }
 
     /** Request i's handle sits at i % window until it completed: the window is first in, first out. */

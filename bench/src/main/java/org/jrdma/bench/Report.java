@@ -3,6 +3,8 @@ package org.jrdma.bench;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,12 +28,22 @@ final class Report {
             out.printf("%-10s %9d %7s %s%n", r.test(), r.size(), "-", r.note());
             return;
         }
-        out.printf(Locale.ROOT, "%-10s %9d %7d %10s %10s %10s %11s %9s%n", r.test(), r.size(), r.iterations(), f(r.p50(), 2),
-                f(r.p99(), 2), f(r.p999(), 2), f(r.mibPerSecond(), 1), f(r.mmsgPerSecond(), 4));
+        out.printf(Locale.ROOT, "%-10s %9d %7d %10s %10s %10s %11s %9s%n", r.test(), r.size(), r.iterations(), f(r.p50()),
+                f(r.p99()), f(r.p999()), f(r.mibPerSecond()), f(r.mmsgPerSecond()));
     }
 
-    private static String f(double v, int decimals) {
-        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+    /**
+     * Four significant digits, without an exponent: a fixed number of decimals printed 0.0000 Mmsg/s
+     * for 1 MiB messages and 0.0 MiB/s for 8-byte ones, which said nothing.
+     */
+    static String f(double v) {
+        if (Double.isNaN(v)) {
+            return "-";
+        }
+        if (v == 0 || Double.isInfinite(v)) {
+            return String.valueOf(v);
+        }
+        return new BigDecimal(v).round(new MathContext(4)).stripTrailingZeros().toPlainString();
     }
 
     static void csv(Path file, List<Result> results) throws IOException {
@@ -70,12 +82,23 @@ final class Report {
         }
     }
 
-    static void json(Path file, List<Result> results) throws IOException {
-        Files.writeString(file, jsonText(results));
+    static void json(Path file, RunInfo run, List<Result> results) throws IOException {
+        Files.writeString(file, jsonText(run, results));
     }
 
-    /** The results as a JSON array (a JSON library writes it: any note text is escaped; NaN is null). */
-    static String jsonText(List<Result> results) {
+    /**
+     * {"run": what was measured where ({@link RunInfo}), "results": one object per case} — a JSON
+     * library writes it: any note text is escaped; NaN is null.
+     */
+    static String jsonText(RunInfo run, List<Result> results) {
+        com.google.gson.Gson gson = new com.google.gson.GsonBuilder().setPrettyPrinting().serializeNulls().create();
+        com.google.gson.JsonObject document = new com.google.gson.JsonObject();
+        document.add("run", gson.toJsonTree(run));
+        document.add("results", resultsArray(results));
+        return gson.toJson(document) + "\n";
+    }
+
+    private static com.google.gson.JsonArray resultsArray(List<Result> results) {
         com.google.gson.JsonArray array = new com.google.gson.JsonArray();
         for (Result r : results) {
             com.google.gson.JsonObject o = new com.google.gson.JsonObject();
@@ -90,7 +113,7 @@ final class Report {
             o.addProperty("note", r.note());
             array.add(o);
         }
-        return new com.google.gson.GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(array) + "\n";
+        return array;
     }
 
     private static String n(double v) {

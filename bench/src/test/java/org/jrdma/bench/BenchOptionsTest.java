@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -76,6 +77,7 @@ class BenchOptionsTest {
                 .contains("--server and --connect together"));
         assertTrue(error("bench", "--json", "/no/such/dir/results.json").contains("/no/such/dir/results.json does not exist"));
         assertTrue(error("bench", "--csv", "/no/such/dir/results.csv").contains("does not exist"));
+        assertTrue(error("bench", "--plot", "/proc/charts").contains("cannot create /proc/charts for --plot"));
         BenchOptions options = parse("--connect", "10.0.0.1:7000", "--mode", "BUSY", "--iters", "7");
         assertEquals(new InetSocketAddress("10.0.0.1", 7000), options.connect);
         assertEquals(PollMode.BUSY, options.pollMode);
@@ -106,7 +108,11 @@ class BenchOptionsTest {
     void jsonOutputParsesWhateverTheNoteSays() {
         List<Result> results = List.of(new Result("send_lat", 64, 1000, 12.5, 20.0, Double.NaN, Double.NaN, Double.NaN,
                 "a \"quoted\" note,\nwith a line break and a backslash \\"));
-        JsonArray parsed = JsonParser.parseString(Report.jsonText(results)).getAsJsonArray();
+        RunInfo run = new RunInfo("1.0", "1.0", "2026-12-04T00:00:00Z", "tcp", "TCP", false, "busy", 64, 200, "jvm", "os",
+                "host", 2);
+        JsonObject document = JsonParser.parseString(Report.jsonText(run, results)).getAsJsonObject();
+        assertEquals("busy", document.getAsJsonObject("run").get("mode").getAsString());
+        JsonArray parsed = document.getAsJsonArray("results");
         assertEquals(1, parsed.size());
         assertEquals("a \"quoted\" note,\nwith a line break and a backslash \\",
                 parsed.get(0).getAsJsonObject().get("note").getAsString());

@@ -42,12 +42,12 @@ class KvCommandTest {
             cells.add(m.group(1) + " " + m.group(2) + " " + m.group(3) + " " + m.group(4));
             double p50 = Double.parseDouble(m.group(5));
             double p99 = Double.parseDouble(m.group(6));
-            double gbits = Double.parseDouble(m.group(7));
+            double rate = Double.parseDouble(m.group(7));
             double min = Double.parseDouble(m.group(8));
             double max = Double.parseDouble(m.group(9));
             double write = Double.parseDouble(m.group(10));
             assertTrue(p50 > 0 && p50 <= p99, "percentiles in order: " + m.group());
-            assertTrue(gbits > 0 && min <= gbits && gbits <= max && write > 0, "rates: " + m.group());
+            assertTrue(rate > 0 && min <= rate && rate <= max && write > 0, "rates: " + m.group());
         }
         List<String> expected = new ArrayList<>();
         for (String size : List.of("4096", "2097152")) {
