@@ -107,6 +107,46 @@ class ModulePathTest {
         }
     }
 
+    /**
+     * The native jar's library is stripped, and the debug-symbols artifact the native module attaches
+     * (classifier linux-x86_64-debuginfo, native/pom.xml) is its debug info: the same build ID, and the
+     * name the library's .gnu_debuglink asks for (binutils' readelf reads both).
+     */
+    @Test
+    void theDebugSymbolsArtifactBelongsToTheShippedLibrary(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path library = dir.resolve("libjrdma.so");
+        try (JarFile file = new JarFile(jar("native").toFile())) {
+            var entry = file.stream().filter(e -> e.getName().endsWith("/libjrdma.so")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no libjrdma.so in the native jar"));
+            try (var in = file.getInputStream(entry)) {
+                Files.copy(in, library);
+            }
+        }
+        Path symbols = Path.of("..", "native", "target", "cmake", "libjrdma.so.debug");
+        assertTrue(Files.isRegularFile(symbols), symbols + " was not built");
+        String sections = readelf(library, "-S");
+        assertFalse(sections.contains(".debug_info"), "the shipped library is not stripped");
+        assertTrue(readelf(library, "-p", ".gnu_debuglink").contains("libjrdma.so.debug"), "no .gnu_debuglink");
+        assertTrue(readelf(symbols, "-S").contains(".debug_info"), symbols + " has no debug info");
+        assertEquals(buildId(library), buildId(symbols));
+    }
+
+    private static String buildId(Path elf) throws Exception {
+        return readelf(elf, "-n").lines().filter(l -> l.contains("Build ID:")).findFirst()
+                .orElseThrow(() -> new AssertionError(elf + " has no build ID")).trim();
+    }
+
+    private static String readelf(Path file, String... options) throws Exception {
+        List<String> command = new ArrayList<>(List.of("readelf", "-W"));
+        command.addAll(List.of(options));
+        command.add(file.toString());
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "readelf did not finish");
+        assertEquals(0, process.exitValue(), command + ": " + output);
+        return output;
+    }
+
     /** The JDK's feature version from its release file (JAVA_VERSION="25.0.1"), or 0. */
     private static int featureVersion(Path jdk) throws IOException {
         Path release = jdk.resolve("release");
