@@ -3,8 +3,11 @@
 # version above 2.28 and no libstdc++ one above GCC 8's (3.4.25), no libibverbs/librdmacm dependency
 # (opened at run time), exported symbols limited to the JNI entry points, and no debug info (kept in
 # libjrdma.so.debug).
-# Usage: check_library_abi.sh path/to/libjrdma.so
+# Usage: check_library_abi.sh path/to/libjrdma.so   (OBJDUMP, NM, READELF: another architecture's binutils)
 set -u
+objdump() { command "${OBJDUMP:-objdump}" "$@"; }
+nm() { command "${NM:-nm}" "$@"; }
+readelf() { command "${READELF:-readelf}" "$@"; }
 so=$1
 status=0
 fail() { echo "FAIL: $*"; status=1; }

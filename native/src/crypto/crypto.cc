@@ -8,12 +8,8 @@
 #include <cstring>
 #include <string>
 
+#include "base/dl_baseline.h"
 #include "base/error.h"
-
-// As in verbs_library.cc: the dl* functions' first version, which every glibc from 2.28 on has.
-__asm__(".symver dlopen,dlopen@GLIBC_2.2.5");
-__asm__(".symver dlsym,dlsym@GLIBC_2.2.5");
-__asm__(".symver dlerror,dlerror@GLIBC_2.2.5");
 
 namespace jrdma::crypto {
 namespace {

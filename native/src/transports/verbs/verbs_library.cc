@@ -4,14 +4,8 @@
 
 #include <string>
 
+#include "base/dl_baseline.h"
 #include "base/error.h"
-
-// glibc 2.34 moved the dl* functions into libc under a new version; bind to their first version,
-// which every glibc has (in libdl.so.2 before 2.34, kept for compatibility after), so that the
-// library loads on glibc 2.28.
-__asm__(".symver dlopen,dlopen@GLIBC_2.2.5");
-__asm__(".symver dlvsym,dlvsym@GLIBC_2.2.5");
-__asm__(".symver dlerror,dlerror@GLIBC_2.2.5");
 
 namespace jrdma::verbs_library {
 namespace {

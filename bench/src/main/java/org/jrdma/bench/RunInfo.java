@@ -41,11 +41,16 @@ record RunInfo(String tool, String library, String startedAt, String transport, 
                 || !Files.exists(Path.of("/sys/class/infiniband", name, "device"));
     }
 
+    /** The kernel's host name (a name that does not resolve, as in the test VM, is still its name). */
     private static String hostName() {
         try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "unknown (" + e.getMessage() + ")";
+            return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+        } catch (java.io.IOException | SecurityException notLinux) {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                return "unknown (" + e.getMessage() + ")";
+            }
         }
     }
 }
