@@ -102,6 +102,8 @@ public final class Rdma {
      * The RDMA devices of this host, queried now.
      *
      * @return the devices with their ports and GID tables; empty when there are none
+     * @throws ConfigurationException when rdma-core's user-space libraries (libibverbs, librdmacm) cannot be
+     *                                loaded; the message names the missing library and how to install it
      */
     public static List<RdmaDevice> devices() {
         ensureAvailability();
