@@ -4,13 +4,12 @@
 # by round — every transport on the same emulated machine, so shared memory vs rxe is a fair ratio
 # (docs/performance.md). Usage (host):
 #   test-rxe/run-in-vm --topology one -- sh bench/vm-transports.sh [rounds] [adaptive spin us]
-# A hop under emulation takes longer than the default 100 us spin: 1000 lets the adaptive loops spin
-# through it, as docs/performance.md's poll-mode section measured for verbs.
+# The spin is learned by default (0); a number of microseconds fixes the adaptive loops' ceiling.
 set -eu
 cd "${JRDMA_REPO:?}"
 jar=bench/target/jrdma-bench.jar
 rounds=${1:-3}
-spin=${2:-100}
+spin=${2:-0}
 for round in $(seq 1 "$rounds"); do
   echo "== round $round"
   for transport in verbs shm tcp; do

@@ -1,8 +1,10 @@
 #include "context/context_loop.h"
 
+#include <poll.h>
 #include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +18,30 @@ namespace {
 
 uint64_t nanos(std::chrono::steady_clock::duration d) {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+}
+
+// A timed sleep from `start` returned by its timeout: how much later than asked, less the timer slack
+// the kernel may add on purpose (prctl(2): 50 us for normal threads), is the price of a wake-up.
+uint64_t lateness_ns(std::chrono::steady_clock::time_point start, int timeout_ms) {
+  uint64_t slept = nanos(std::chrono::steady_clock::now() - start);
+  int slack = ::prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+  uint64_t allowed = uint64_t(timeout_ms) * 1'000'000 + (slack > 0 ? uint64_t(slack) : 0);
+  return slept > allowed ? slept - allowed : 0;
+}
+
+// What a wake-up costs on this machine, measured once per process by two 1 ms sleeps (the lesser
+// lateness: noise only adds): each context's adaptive mode starts from it, before its own sleeps
+// tell it more.
+uint64_t process_sleep_price_ns() {
+  static const uint64_t price = [] {
+    uint64_t least = UINT64_MAX;
+    for (int i = 0; i < 2; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      if (::poll(nullptr, 0, 1) == 0) least = std::min(least, lateness_ns(start, 1));
+    }
+    return least == UINT64_MAX ? 0 : least;
+  }();
+  return price;
 }
 
 }  // namespace
@@ -36,6 +62,7 @@ ContextLoop::ContextLoop(TransportDriver& driver, uint32_t adaptive_spin_us, uin
     close();
     throw;
   }
+  spin_.sleep_returned_late(process_sleep_price_ns());
 }
 
 ContextLoop::~ContextLoop() { close(); }
@@ -92,13 +119,14 @@ bool ContextLoop::poll_transport(int budget) {
   return worked;
 }
 
-bool ContextLoop::check_fds(int timeout_ms) {
+bool ContextLoop::check_fds(int timeout_ms, bool* timed_out) {
   epoll_event events[64];
   int ready = ::epoll_wait(epoll_fd_, events, 64, timeout_ms);
   if (ready < 0) {
     if (errno == EINTR) return false;
     throw_errno("epoll_wait()", errno);
   }
+  if (timed_out != nullptr) *timed_out = ready == 0;
   bool transport = false;
   bool woken = false;
   for (int i = 0; i < ready; ++i) {
@@ -131,7 +159,7 @@ int ContextLoop::wait_events(EventRecord* out, int capacity, int timeout_ms, Pol
   poll_transport(capacity);
   if (int n = take_records(out, capacity); n > 0) return n;
   const Clock::time_point idle_since = Clock::now();  // what ends the idleness is measured from here
-  if (mode == PollMode::kAdaptive && spin_.budget_ns() > 0) {
+  if (mode == PollMode::kAdaptive && spin_.budget_ns(nanos(idle_since.time_since_epoch())) > 0) {
     int n = 0;
     if (spin_before_sleep(out, capacity, idle_since, &n)) return n;
   }
@@ -140,21 +168,34 @@ int ContextLoop::wait_events(EventRecord* out, int capacity, int timeout_ms, Pol
   bool work_waiting = driver_.arm_for_sleep(capacity);
   int n = take_records(out, capacity);
   bool transport = false;
-  if (n == 0) transport = check_fds(work_waiting ? 0 : std::min(timeout_ms < 0 ? kTickMs : timeout_ms, kTickMs));
+  bool timed_out = false;
+  if (n == 0) {
+    int sleep_ms = work_waiting ? 0 : std::min(timeout_ms < 0 ? kTickMs : timeout_ms, kTickMs);
+    Clock::time_point asleep = Clock::now();
+    transport = check_fds(sleep_ms, &timed_out);
+    if (timed_out && sleep_ms > 0 && mode == PollMode::kAdaptive)
+      spin_.sleep_returned_late(lateness_ns(asleep, sleep_ms));
+  }
   driver_.after_sleep();
   if (n > 0) return n;
   transport = poll_transport(capacity) || transport;
-  if (mode == PollMode::kAdaptive && transport) {
+  if (mode == PollMode::kAdaptive) {
     // Work ended the sleep: had the loop spun from the moment it ran out of work (not only from the
-    // sleep's start, after a spin that fell short), it would have caught it.
-    spin_.woken_after(nanos(Clock::now() - idle_since));
+    // sleep's start, after a spin that fell short), it would have caught it. A sleep that ended with
+    // nothing says the gap is longer still.
+    uint64_t gap = nanos(Clock::now() - idle_since);
+    if (transport) {
+      spin_.woken_after(gap);
+    } else if (timed_out) {
+      spin_.idle_for(gap);
+    }
   }
   tick_if_due();
   return take_records(out, capacity);
 }
 
 bool ContextLoop::spin_before_sleep(EventRecord* out, int capacity, Clock::time_point idle_since, int* records) {
-  const auto budget = std::chrono::nanoseconds(spin_.budget_ns());
+  const auto budget = std::chrono::nanoseconds(spin_.budget_ns(nanos(idle_since.time_since_epoch())));
   const unsigned fd_every = std::max(1u, driver_.polls_per_fd_check());
   for (unsigned spins = 1;; ++spins) {
     bool worked = poll_transport(capacity);
@@ -168,7 +209,7 @@ bool ContextLoop::spin_before_sleep(EventRecord* out, int capacity, Clock::time_
       return true;
     }
     if (waited >= budget) {
-      spin_.missed();
+      spin_.missed(nanos(waited));
       return false;
     }
     // Let other runnable threads of this CPU go first now and then: the application thread that

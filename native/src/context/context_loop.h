@@ -69,8 +69,8 @@ class ContextLoop {
   // The driver's poll, then channels waiting for the receive budget.
   bool poll_transport(int budget);
   // One epoll_wait: ready fds to the driver; a wake-up emits kWakeup and runs the commands. true
-  // when a driver's fd was ready.
-  bool check_fds(int timeout_ms);
+  // when a driver's fd was ready; *timed_out (when given): nothing was.
+  bool check_fds(int timeout_ms, bool* timed_out = nullptr);
   void retry_budget_waiters();
   void tick_if_due();
 

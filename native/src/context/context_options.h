@@ -13,7 +13,7 @@ struct ContextOptions {
   // RdmaConfig.maxPendingConnections).
   uint32_t max_pending_connections = 64;
   // PollMode::kAdaptive: the longest spin before the loop sleeps (RdmaConfig.adaptiveSpinMicros).
-  uint32_t adaptive_spin_us = 100;
+  uint32_t adaptive_spin_us = 0;  // 0: learned (adaptive_spin.h)
   // Verbs: the device, its port and the completion queue's first size.
   std::string device_name;
   int port = 1;

@@ -22,7 +22,7 @@ final class ConfigValues implements Cloneable {
     int serviceLevel;
     int trafficClass;
     PollMode pollMode = PollMode.ADAPTIVE;
-    int adaptiveSpinMicros = 100;
+    int adaptiveSpinMicros = 0; // learned (context/adaptive_spin.h)
     int completionQueueSize;
     int eagerSize = 4096;
     int maxInline = 236; // perftest's default for RC; small sends then need no DMA read of the payload
@@ -123,7 +123,7 @@ final class ConfigValues implements Cloneable {
     }
 
     void adaptiveSpinMicros(int micros, String variable) {
-        this.adaptiveSpinMicros = range(variable, micros, 1, 1_000_000, "microseconds the loop may spin before it sleeps");
+        this.adaptiveSpinMicros = range(variable, micros, 0, 1_000_000, "microseconds the loop may spin before it sleeps, 0: learned");
     }
 
     void completionQueueSize(int entries) {
@@ -208,7 +208,7 @@ final class ConfigValues implements Cloneable {
                 + ", pkeyIndex=" + pkeyIndex + ", queueDepth=" + queueDepth + ", timeout=" + timeout
                 + ", retryCount=" + retryCount + ", rnrRetry=" + rnrRetry + ", serviceLevel=" + serviceLevel
                 + ", trafficClass=" + trafficClass + ", pollMode=" + pollMode
-                + (pollMode == PollMode.ADAPTIVE ? ", adaptiveSpinMicros=" + adaptiveSpinMicros : "")
+                + (pollMode == PollMode.ADAPTIVE ? ", adaptiveSpinMicros=" + (adaptiveSpinMicros == 0 ? "learned" : adaptiveSpinMicros) : "")
                 + ", completionQueueSize=" + (completionQueueSize == 0 ? "auto" : completionQueueSize)
                 + ", eagerSize=" + eagerSize + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis
                 + ", maxMessageSize=" + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers

@@ -118,7 +118,10 @@ public final class RdmaConfig {
         return v.pollMode;
     }
 
-    /** {@return the longest spin of {@link PollMode#ADAPTIVE} before the loop sleeps, in microseconds (default 100)} */
+    /**
+     * {@return the longest spin of {@link PollMode#ADAPTIVE} before the loop sleeps, in microseconds; 0 (the
+     * default): learned per context from what a wake-up costs on this machine}
+     */
     public int adaptiveSpinMicros() {
         return v.adaptiveSpinMicros;
     }
@@ -357,9 +360,10 @@ public final class RdmaConfig {
         }
 
         /**
-         * The longest spin of {@link PollMode#ADAPTIVE} before the loop arms the queue and sleeps;
-         * the loop learns a shorter one from how soon completions follow activity.
-         * @param micros 1..1000000 (default 100)
+         * The longest spin of {@link PollMode#ADAPTIVE} before the loop arms the queue and sleeps. By
+         * default (0) the loop learns it: ten wake-ups' worth of spinning as measured on this machine
+         * (100 us to 10 ms); within it, the spin covers how soon work has followed activity lately.
+         * @param micros 0..1000000 (default 0: learned)
          * @return this builder
          */
         public Builder adaptiveSpinMicros(int micros) {

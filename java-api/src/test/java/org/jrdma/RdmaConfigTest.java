@@ -26,7 +26,7 @@ class RdmaConfigTest {
         assertEquals(128, config.queueDepth());
         assertEquals(236, config.maxInline());
         assertEquals(PollMode.ADAPTIVE, config.pollMode());
-        assertEquals(100, config.adaptiveSpinMicros());
+        assertEquals(0, config.adaptiveSpinMicros()); // learned
         assertEquals(Transport.AUTO, config.transport());
     }
 
@@ -86,8 +86,8 @@ class RdmaConfigTest {
         assertTrue(caller.getMessage().contains("RdmaContext.progress"), "a program configured from the environment "
                 + "does not drive its context: " + caller.getMessage());
         assertEquals(PollMode.CALLER, RdmaConfig.builder().pollMode(PollMode.CALLER).build().pollMode(), "set in code");
-        bad = assertThrows(ConfigurationException.class, () -> RdmaConfig.fromEnvironment(Map.of("RDMA_ADAPTIVE_SPIN_US", "0")));
-        assertTrue(bad.getMessage().startsWith("RDMA_ADAPTIVE_SPIN_US=0 is out of range; allowed: 1..1000000"), bad.getMessage());
+        bad = assertThrows(ConfigurationException.class, () -> RdmaConfig.fromEnvironment(Map.of("RDMA_ADAPTIVE_SPIN_US", "-1")));
+        assertTrue(bad.getMessage().startsWith("RDMA_ADAPTIVE_SPIN_US=-1 is out of range; allowed: 0..1000000"), bad.getMessage());
     }
 
     @Test
@@ -140,7 +140,8 @@ class RdmaConfigTest {
         assertEquals(0, RdmaConfig.builder().maxInline(0).build().maxInline());
         RdmaConfig config = RdmaConfig.builder().device("rxe0").port(1).pollMode(PollMode.BUSY).completionQueueSize(1024).build();
         assertEquals(PollMode.BUSY, config.pollMode());
-        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().adaptiveSpinMicros(0));
+        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().adaptiveSpinMicros(-1));
+        assertEquals(0, RdmaConfig.builder().adaptiveSpinMicros(0).build().adaptiveSpinMicros());
         assertEquals(5, RdmaConfig.builder().adaptiveSpinMicros(5).build().adaptiveSpinMicros());
         assertEquals(1024, config.completionQueueSize());
         assertTrue(config.toString().contains("device=rxe0"), config.toString());

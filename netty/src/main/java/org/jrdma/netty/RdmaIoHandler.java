@@ -45,7 +45,7 @@ public final class RdmaIoHandler implements IoHandler {
     /**
      * A factory of handlers whose contexts use {@code config}; its poll mode is replaced by
      * {@link PollMode#CALLER} (the loop's thread drives the context; it spins briefly before it sleeps,
-     * {@link RdmaConfig#adaptiveSpinMicros()} at most).
+     * for a time learned as {@link PollMode#ADAPTIVE} does).
      *
      * @param config the contexts' configuration (transport, device, sizes, key)
      * @return the factory for {@code MultiThreadIoEventLoopGroup}
