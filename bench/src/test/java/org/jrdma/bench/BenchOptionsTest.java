@@ -9,6 +9,7 @@ import com.google.gson.JsonParser;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.jrdma.PollMode;
 import org.junit.jupiter.api.Test;
@@ -92,6 +93,16 @@ class BenchOptionsTest {
         assertEquals(0, o.status(), o.toString());
         assertTrue(o.out().startsWith("Usage: jrdma-bench " + command), o.out());
         assertTrue(o.err().isEmpty(), o.err());
+    }
+
+    @Test
+    void theJmhCommandFindsTheHotPathBenchmarks() throws Exception {
+        // They live in java-impl's test sources, beside what they measure; its jmh jar brings them here.
+        try (var in = Main.class.getClassLoader().getResourceAsStream("META-INF/BenchmarkList")) {
+            assertTrue(in != null, "no JMH benchmark list on the bench tool's class path");
+            String list = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(list.contains("org.jrdma.impl.HotPathBenchmarks"), list);
+        }
     }
 
     @Test

@@ -24,8 +24,9 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * JMH micro-benchmarks of the Java side of the hot paths, runnable without a device:
- * {@code java -jar bench/target/jrdma-bench.jar jmh HotPathBenchmarks}. They sit in package
- * org.jrdma.impl to reach the package-private classes they measure.
+ * {@code java -jar bench/target/jrdma-bench.jar jmh HotPathBenchmarks}. They sit beside the
+ * package-private classes they measure (java-impl's test sources); the jar java-impl attaches with
+ * classifier {@code jmh} carries them into the bench tool.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
