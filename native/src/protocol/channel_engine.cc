@@ -35,7 +35,7 @@ ChannelEngine::ChannelEngine(uint32_t key, const EngineOptions& options, Channel
       // Room for every operation in the window, for the sends the peer reads, and for as many
       // finished reports again, waiting behind a large send.
       reports_(2 * options.depth + wire::kMaxRendezvous),
-      agent_(options.agent_quota_bytes, options.agent_quota_count),
+      agent_(key, {options.agent_timeout_ms, options.agent_quota_bytes, options.agent_quota_count}, *this),
       keepalive_(options.keepalive_ms),
       operations_(options.operation_timeout_ms) {
   if (memory.size < layout_.size) {
@@ -157,7 +157,7 @@ void ChannelEngine::take_locked(const Submission& s) {
   bool reported = kind != OpKind::kCredit && kind != OpKind::kAllocateRemote;
   uint64_t ticket = reported ? reports_.add(s.seq, kind) : 0;
   if (is_rendezvous(s)) return take_rendezvous_send_locked(s, ticket);
-  if (is_agent_message(kind)) return take_agent_message_locked(s, ticket);
+  if (RemoteMemoryAgent::handles(kind)) return take_agent_message_locked(s, ticket);
   count_posted_locked(kind, s.length);
   WorkRequest wr{};
   wr.kind = kind;
@@ -262,7 +262,7 @@ void ChannelEngine::take_batch_locked(const Submission* batch, int count) {
       case OpKind::kAllocateRemote:
       case OpKind::kReleaseRemote:
       case OpKind::kSendToken:
-        check_agent_message(s);  // what the peer would refuse as malformed never leaves
+        RemoteMemoryAgent::check(s);  // what the peer would refuse as malformed never leaves
         [[fallthrough]];
       case OpKind::kSend:
         if (kind == OpKind::kSend && s.length > peer_.max_message && state_ == State::kOpen) {

@@ -19,7 +19,6 @@
 #include <string>
 #include <vector>
 
-#include "protocol/agent.h"
 #include "protocol/authentication.h"
 #include "protocol/channel_counters.h"
 #include "protocol/event_record.h"
@@ -28,6 +27,7 @@
 #include "protocol/ordered_reports.h"
 #include "protocol/receive_budget.h"
 #include "protocol/receive_ring.h"
+#include "protocol/remote_memory_agent.h"
 #include "protocol/rendezvous.h"
 #include "protocol/send_window.h"
 #include "protocol/submission.h"
@@ -78,7 +78,7 @@ struct ChannelMemoryLayout {
   static ChannelMemoryLayout of(uint32_t depth, uint32_t eager) noexcept;
 };
 
-class ChannelEngine {
+class ChannelEngine : private AgentPort {
  public:
   enum class State { kIdle, kStarted, kOpen, kClosing, kClosed };
 
@@ -141,7 +141,7 @@ class ChannelEngine {
   void note_deadline_locked(const Submission& s);
   static bool needs_credit(OpKind kind) noexcept {
     return kind == OpKind::kSend || kind == OpKind::kWriteWithImmediate || kind == OpKind::kCredit ||
-           kind == OpKind::kControl || is_agent_message(kind);
+           kind == OpKind::kControl || RemoteMemoryAgent::handles(kind);
   }
   bool is_rendezvous(const Submission& s) const noexcept {
     return static_cast<OpKind>(s.kind) == OpKind::kSend && s.length > peer_.eager - wire::kHeaderSize;
@@ -154,19 +154,15 @@ class ChannelEngine {
   uint32_t take_message_slot_locked(OpKind kind, uint64_t seq, uint64_t ticket, wire::MessageType type,
                                     uint32_t length);
   void take_receive_side_locked(const Submission& s);
-  // Remote-memory agent (channel_engine_agent.cc).
-  static bool is_agent_message(OpKind kind) noexcept {
-    return kind == OpKind::kAllocateRemote || kind == OpKind::kReleaseRemote || kind == OpKind::kSendToken;
-  }
-  static void check_agent_message(const Submission& s);
+  // The remote-memory agent's messages (protocol/remote_memory_agent.h; channel_engine_agent.cc).
   void take_agent_message_locked(const Submission& s, uint64_t ticket);
   void answer_agent_locked(const Submission& s);
   void receive_agent_locked(uint32_t slot, const wire::MessageHeader& h);
-  void agent_request_locked(const uint8_t* payload);
-  void agent_reply_locked(const uint8_t* payload);
-  void agent_release_locked(const uint8_t* payload);
-  void token_locked(const uint8_t* payload);
-  void expire_agent_requests_locked(std::chrono::steady_clock::time_point now);
+  // AgentPort: what the agent says goes out through the engine (called under its lock).
+  void report(const EventRecord& record) override { sink_.emit(record); }
+  void report_in_order(const EventRecord& record) override { deliveries_.deliver(record, sink_); }
+  void send_control(wire::MessageType type, const uint8_t* payload) override;
+  void revoke_remote_key(uint32_t rkey) override;
   // Authentication (channel_engine_auth.cc).
   void announce_open_locked();
   void send_auth_locked(const AuthMessage& message);
@@ -222,7 +218,7 @@ class ChannelEngine {
   TransferTable<IncomingTransfer> incoming_;
   uint32_t reads_in_flight_ = 0;         // READs of incoming transfers, all of them
   std::deque<ControlMessage> controls_;  // answers waiting for a credit or a slot
-  AgentState agent_;
+  RemoteMemoryAgent agent_;
   Authentication auth_;               // while pending, the peer may send nothing but CREDIT and AUTH
   std::deque<PostedReceive> posted_;  // receives the application posted, in order
   DeliveryQueue deliveries_;

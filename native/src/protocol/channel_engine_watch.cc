@@ -18,7 +18,7 @@ void ChannelEngine::tick(std::chrono::steady_clock::time_point now) {
   }
   if (state_ == State::kOpen) keepalive_locked(now);
   if (state_ == State::kOpen) watch_operations_locked(now);
-  if (state_ == State::kOpen || state_ == State::kClosing) expire_agent_requests_locked(now);
+  if (state_ == State::kOpen || state_ == State::kClosing) agent_.expire(now);
 }
 
 // The operations' bound and deadlines (protocol/operation_watch.h): a stall or a missed deadline
