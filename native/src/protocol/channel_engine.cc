@@ -35,6 +35,7 @@ ChannelEngine::ChannelEngine(uint32_t key, const EngineOptions& options, Channel
       // Room for every operation in the window, for the sends the peer reads, and for as many
       // finished reports again, waiting behind a large send.
       reports_(2 * options.depth + wire::kMaxRendezvous),
+      rendezvous_(key, {options.rendezvous, options.read_chunk, options.max_reads, options.budget}, *this),
       agent_(key, {options.agent_timeout_ms, options.agent_quota_bytes, options.agent_quota_count}, *this),
       keepalive_(options.keepalive_ms),
       operations_(options.operation_timeout_ms) {
@@ -133,7 +134,7 @@ bool ChannelEngine::can_post_locked(const Submission& s) const noexcept {
   if (!window_.has_free_slot()) return false;
   if (kind == OpKind::kCredit) return credits_ >= 1;
   if (!reports_.has_room()) return false;
-  if (is_rendezvous(s) && outgoing_.size() >= peer_.rendezvous) return false;
+  if (is_rendezvous(s) && rendezvous_.sending() >= peer_.rendezvous) return false;
   return !needs_credit(kind) || credits_ > kCreditReserve;
 }
 
@@ -188,26 +189,6 @@ void ChannelEngine::take_locked(const Submission& s) {
   chain_.push_back(wr);
 }
 
-// A message longer than the peer's eager payload: exactly its bytes become readable by the peer,
-// and a START tells it where. The send is reported when the peer answers (finish_outgoing_locked).
-void ChannelEngine::take_rendezvous_send_locked(const Submission& s, uint64_t ticket) {
-  ChannelTransport::Exposure exposure;
-  try {
-    exposure = transport_->expose_for_read(s.local_address, s.length);
-  } catch (const RdmaError& e) {
-    reports_.complete(ticket, static_cast<int32_t>(OpStatus::kExposeFailed), e.errno_value());
-    return;
-  }
-  count_posted_locked(OpKind::kSend, s.length);
-  counters_.add(Counter::kRendezvousSent);
-  uint32_t slot = take_message_slot_locked(OpKind::kControl, s.seq, ticket, wire::MessageType::kRendezvousStart,
-                                           wire::kControlPayloadSize);
-  uint8_t* header = header_slot(slot);
-  wire::encode_start(wire::RendezvousStart{s.local_address, exposure.rkey, s.length}, header + wire::kHeaderSize);
-  outgoing_.add(OutgoingTransfer{wire::decode_id(header), ticket, exposure.handle});
-  chain_control_locked(slot, wire::kControlPayloadSize);
-}
-
 // A control message is its header slot alone: header and payload.
 void ChannelEngine::chain_control_locked(uint32_t slot, std::size_t payload) {
   WorkRequest wr{};
@@ -223,12 +204,6 @@ void ChannelEngine::take_control_locked(const ControlMessage& control) {
   uint32_t slot = take_message_slot_locked(OpKind::kControl, 0, 0, control.type, wire::kControlPayloadSize);
   std::copy(control.payload, control.payload + wire::kControlPayloadSize, header_slot(slot) + wire::kHeaderSize);
   chain_control_locked(slot, wire::kControlPayloadSize);
-}
-
-void ChannelEngine::answer_transfer_locked(const wire::RendezvousDone& done) {
-  ControlMessage control{wire::MessageType::kRendezvousDone, {}};
-  wire::encode_done(done, control.payload);
-  controls_.push_back(control);
 }
 
 void ChannelEngine::submit(const Submission* batch, int count) {
@@ -380,7 +355,7 @@ void ChannelEngine::on_send_completion(uint32_t slot, int status) {
       case OpKind::kAllocateRemote:
         return;  // internal; a START's send and an allocation are reported when the peer answers
       case OpKind::kTransferRead:
-        if (op_status == kStatusSuccess) read_done_locked(op.seq);
+        if (op_status == kStatusSuccess) rendezvous_.read_done(op.seq);
         return;
       default:
         break;
@@ -455,13 +430,7 @@ void ChannelEngine::finish_locked(ClosedCause cause, int32_t code, int64_t detai
   deliveries_.clear();
   if (transport_ != nullptr) transport_->disconnect();
   // The peer can read nothing of ours any more, and what we were receiving gives its bytes back.
-  for (const OutgoingTransfer& t : outgoing_.all()) transport_->revoke(t.exposure);
-  outgoing_.clear();
-  for (const IncomingTransfer& t : incoming_.all()) {
-    if (t.budget_taken) options_.budget->give(t.length);
-  }
-  incoming_.clear();
-  reads_in_flight_ = 0;
+  rendezvous_.clear();
   sink_.emit(make_record(EventKind::kChannelClosed, key_, static_cast<int32_t>(cause), code, detail, detail2));
 }
 
@@ -472,7 +441,7 @@ std::string ChannelEngine::describe() const {
          window_.describe() + "], " + std::to_string(chain_.size()) + " waiting for the batch end, " +
          std::to_string(queue_.size()) + " queued for credits or slots, " + std::to_string(credits_) + " credits, " +
          std::to_string(credits_to_return_) + " to return, " + std::to_string(ring_.held()) + " messages held, " +
-         std::to_string(outgoing_.size()) + " sends and " + std::to_string(incoming_.size()) +
+         std::to_string(rendezvous_.sending()) + " sends and " + std::to_string(rendezvous_.receiving()) +
          " messages in rendezvous, " + std::to_string(posted_.size()) + " receives posted, " +
          std::to_string(deliveries_.size()) + " deliveries waiting, " + std::to_string(reports_.waiting()) +
          " reports waiting";

@@ -1,8 +1,10 @@
 // The channel protocol, in one place (docs/protocol.md): credits (grant, return, keep one in
 // reserve), message ids and types, the send window (slots, posting order, selective signaling),
-// the receive ring, explicit credit messages, rendezvous transfers for messages of any size
-// (protocol/rendezvous.h), receives the application posts, and close. The receive side lives in
-// channel_engine_receive.cc. It knows no verbs and no JNI: it drives a
+// the receive ring, explicit credit messages, receives the application posts, and close; it carries
+// the messages of the rendezvous transfers (protocol/rendezvous_transfers.h), the remote-memory
+// agent (protocol/remote_memory_agent.h) and the proof exchange (protocol/authentication.h), which
+// are types of their own. The receive side lives in channel_engine_receive.cc, what the engine does
+// for the rendezvous transfers in channel_engine_rendezvous.cc. It knows no verbs and no JNI: it drives a
 // ChannelTransport below it and reports to an EventSink above it (records for Java), so the unit
 // tests run it over an in-memory transport.
 //
@@ -21,6 +23,7 @@
 
 #include "protocol/authentication.h"
 #include "protocol/channel_counters.h"
+#include "protocol/delivery_queue.h"
 #include "protocol/event_record.h"
 #include "protocol/keepalive.h"
 #include "protocol/operation_watch.h"
@@ -28,7 +31,7 @@
 #include "protocol/receive_budget.h"
 #include "protocol/receive_ring.h"
 #include "protocol/remote_memory_agent.h"
-#include "protocol/rendezvous.h"
+#include "protocol/rendezvous_transfers.h"
 #include "protocol/send_window.h"
 #include "protocol/submission.h"
 #include "protocol/transport.h"
@@ -78,7 +81,7 @@ struct ChannelMemoryLayout {
   static ChannelMemoryLayout of(uint32_t depth, uint32_t eager) noexcept;
 };
 
-class ChannelEngine : private AgentPort {
+class ChannelEngine : private AgentPort, private RendezvousPort {
  public:
   enum class State { kIdle, kStarted, kOpen, kClosing, kClosed };
 
@@ -148,9 +151,7 @@ class ChannelEngine : private AgentPort {
   }
   bool can_post_locked(const Submission& s) const noexcept;
   void take_locked(const Submission& s);
-  void take_rendezvous_send_locked(const Submission& s, uint64_t ticket);
   void take_control_locked(const ControlMessage& control);
-  void answer_transfer_locked(const wire::RendezvousDone& done);
   uint32_t take_message_slot_locked(OpKind kind, uint64_t seq, uint64_t ticket, wire::MessageType type,
                                     uint32_t length);
   void take_receive_side_locked(const Submission& s);
@@ -170,18 +171,28 @@ class ChannelEngine : private AgentPort {
   void receive_auth_locked(uint32_t slot);
   void chain_control_locked(uint32_t slot, std::size_t payload);
   void emit_reports_locked();
-  bool quiet_locked() const noexcept { return window_.in_flight() == 0 && chain_.empty() && outgoing_.empty(); }
+  bool quiet_locked() const noexcept {
+    return window_.in_flight() == 0 && chain_.empty() && rendezvous_.sending() == 0;
+  }
   void finish_closing_if_quiet_locked() {
     if (state_ == State::kClosing && quiet_locked()) finish_locked(ClosedCause::kLocal);
   }
   // Receive side (channel_engine_receive.cc).
   void deliver_data_locked(uint32_t slot, const wire::MessageHeader& h);
-  void start_incoming_locked(uint32_t slot, const wire::MessageHeader& h);
-  void finish_outgoing_locked(uint32_t slot);
-  void admit_waiting_locked();
-  void pump_transfers_locked();
-  void read_done_locked(uint64_t id);
-  void end_incoming_locked(uint64_t id, bool delivered);
+  // Rendezvous (protocol/rendezvous_transfers.h; channel_engine_rendezvous.cc).
+  void take_rendezvous_send_locked(const Submission& s, uint64_t ticket);
+  void receive_start_locked(uint32_t slot, const wire::MessageHeader& h);
+  void receive_done_locked(uint32_t slot);
+  void pump_transfers_locked() {
+    if (state_ == State::kOpen) rendezvous_.pump();
+  }
+  // RendezvousPort: what the transfers do goes through the engine (called under its lock).
+  bool chain_read(const TransferRead& read) override;
+  void answer_peer(const wire::RendezvousDone& done) override;
+  void needs_buffer(uint64_t id, uint64_t length) override;
+  void incoming_ended(uint64_t id, uint64_t length, bool delivered) override;
+  void outgoing_ended(uint64_t ticket, int32_t status, int64_t detail) override;
+  void revoke(uint64_t exposure) override;
   void take_batch_locked(const Submission* batch, int count);
   void drain_queue_locked();
   void flush_locked();
@@ -214,9 +225,7 @@ class ChannelEngine : private AgentPort {
   std::deque<Submission> queue_;    // waiting for a credit or a slot, in order
   std::vector<WorkRequest> chain_;  // taken, not yet posted (posted by flush)
   OrderedReports reports_;          // Java's operations, reported in submission order
-  TransferTable<OutgoingTransfer> outgoing_;
-  TransferTable<IncomingTransfer> incoming_;
-  uint32_t reads_in_flight_ = 0;         // READs of incoming transfers, all of them
+  RendezvousTransfers rendezvous_;
   std::deque<ControlMessage> controls_;  // answers waiting for a credit or a slot
   RemoteMemoryAgent agent_;
   Authentication auth_;               // while pending, the peer may send nothing but CREDIT and AUTH
