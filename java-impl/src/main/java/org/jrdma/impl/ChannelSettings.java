@@ -50,6 +50,12 @@ final class ChannelSettings {
     private final byte[] preSharedKey;
 
     ChannelSettings(RdmaConfig config, DeviceSelection selection) {
+        this.record = record(config, selection);
+        this.preSharedKey = config.preSharedKey();
+    }
+
+    /** The record of a configuration and a device selection (a direct buffer in native byte order). */
+    static ByteBuffer record(RdmaConfig config, DeviceSelection selection) {
         ByteBuffer r = ByteBuffer.allocateDirect(RECORD_BYTES).order(ByteOrder.nativeOrder());
         r.putInt(Field.DEPTH.offset(), config.queueDepth());
         r.putInt(Field.EAGER.offset(), config.eagerSize());
@@ -73,8 +79,7 @@ final class ChannelSettings {
         r.putInt(Field.PKEY_INDEX.offset(), config.pkeyIndex());
         r.putInt(Field.SERVICE_LEVEL.offset(), config.serviceLevel());
         r.putInt(Field.TRAFFIC_CLASS.offset(), config.trafficClass());
-        this.record = r;
-        this.preSharedKey = config.preSharedKey();
+        return r;
     }
 
     /**
