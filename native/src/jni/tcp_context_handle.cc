@@ -15,7 +15,6 @@ namespace jrdma::jni {
 namespace {
 
 constexpr uint32_t kStreamReads = 16;
-constexpr uint32_t kStreamReadChunk = 1u << 20;
 
 class TcpRegistration final : public Registration {
  public:
@@ -35,12 +34,12 @@ class TcpRegistration final : public Registration {
 };
 
 // A channel's engine options over TCP or shared memory: the record's transport-neutral part (the
-// queue pair's is not used). The READ settings a verbs context takes from its device are the
-// stream's own here: READs pipeline without limit of a queue pair, so a transfer keeps several in flight.
+// queue pair's is not used). The READs outstanding, which a verbs context takes from its device,
+// are the stream's own here: READs pipeline without limit of a queue pair, so a transfer keeps
+// several in flight.
 EngineOptions stream_options(const ChannelOptions& options) {
   EngineOptions engine = options.engine;
   engine.max_reads = kStreamReads;
-  engine.read_chunk = kStreamReadChunk;
   return engine;
 }
 

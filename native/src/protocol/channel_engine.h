@@ -51,7 +51,7 @@ struct EngineOptions {
   uint32_t graceful_close_ms = 2000;       // how long close() waits for posted operations
   uint32_t max_message = 1u << 30;         // the largest message this side accepts (announced)
   uint32_t rendezvous = 8;                 // transfers this side receives at a time (announced)
-  uint32_t read_chunk = 1u << 20;          // bytes per RDMA READ of a transfer
+  uint32_t read_chunk = 1u << 20;          // bytes per RDMA READ of a transfer (rendezvousChunkSize)
   uint32_t max_reads = 16;                 // READs this side keeps outstanding (the QP's initiator depth)
   uint32_t keepalive_ms = 0;               // a peer silent this long is gone (announced; 0: not watched)
   uint32_t operation_timeout_ms = 0;       // operations waiting this long without progress fail (0: never)

@@ -28,7 +28,8 @@ namespace jrdma {
   X(uint64_t, agent_quota_bytes)    /* agentLimits().quotaBytes() */ \
   X(uint32_t, agent_quota_count)    /* agentLimits().quotaCount() */ \
   X(uint32_t, auth_timeout_ms)      /* connectTimeoutMillis: the time a peer has for its proof */ \
-  X(uint32_t, graceful_close_ms)    /* how long a close waits for posted operations */
+  X(uint32_t, graceful_close_ms)    /* how long a close waits for posted operations */ \
+  X(uint32_t, read_chunk)           /* rendezvousChunkSize: bytes per READ of a rendezvous transfer */
 #define JRDMA_CHANNEL_SETTINGS_VERBS(X) \
   X(uint32_t, max_inline)    /* maxInline */ \
   X(uint32_t, timeout)       /* timeout: the ACK timeout exponent */ \
@@ -58,7 +59,8 @@ inline std::string channel_settings_layout() {
 }
 
 // The transport-neutral part as a channel engine's options (every transport). The pre-shared key
-// and what the context adds (budget, READ sizes) are not in the record.
+// and what the context adds (the budget, the READs outstanding, a device's message size limit)
+// are not in the record.
 inline EngineOptions engine_options(const ChannelSettings& s) {
   EngineOptions e;
   e.depth = s.depth;
@@ -72,6 +74,7 @@ inline EngineOptions engine_options(const ChannelSettings& s) {
   e.agent_quota_count = s.agent_quota_count;
   e.auth_timeout_ms = s.auth_timeout_ms;
   e.graceful_close_ms = s.graceful_close_ms;
+  e.read_chunk = s.read_chunk;
   return e;
 }
 

@@ -36,7 +36,7 @@ VerbsContext::VerbsContext(const ContextOptions& options)
     max_rd_atomic_ = std::max(1, std::min(16, std::min(attr.max_qp_rd_atom, attr.max_qp_init_rd_atom)));
     ibv_port_attr port{};
     if (ibv_query_port(device_.get(), static_cast<uint8_t>(options.port), &port) == 0 && port.max_msg_sz > 0) {
-      read_chunk_ = std::min<uint32_t>(read_chunk_, port.max_msg_sz);
+      max_read_ = port.max_msg_sz;
     }
     set_nonblocking(device_.get()->async_fd, "async fd, O_NONBLOCK");
     struct Watch {
@@ -99,7 +99,7 @@ VerbsChannelEntry* VerbsContext::create_channel(const ChannelOptions& options) {
 
 VerbsChannelEntry* VerbsContext::add_channel(const ChannelOptions& options, bool passive) {
   ChannelOptions with_context = options;
-  with_context.engine.read_chunk = read_chunk_;
+  with_context.engine.read_chunk = std::min(options.engine.read_chunk, max_read_);
   with_context.engine.max_reads = static_cast<uint32_t>(max_rd_atomic_);
   with_context.engine.budget = &loop_.budget();
   return channels_.insert([&](uint32_t key) {

@@ -180,7 +180,7 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   enum class Source : uint8_t { kCompletion, kAsync, kCm };
   Source sources_[3] = {Source::kCompletion, Source::kAsync, Source::kCm};
   int max_rd_atomic_ = 1;
-  uint32_t read_chunk_ = 1u << 20;  // bytes per rendezvous READ, within the port's max_msg_sz
+  uint32_t max_read_ = UINT32_MAX;  // the port's max_msg_sz: the largest rendezvous READ
   // Loop thread: the CQ is armed, its notification not yet read. It stays unarmed while it has work:
   // arming costs a system call on some devices (rxe).
   bool cq_armed_ = false;

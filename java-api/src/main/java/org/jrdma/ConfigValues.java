@@ -29,6 +29,7 @@ final class ConfigValues implements Cloneable {
     int connectTimeoutMillis = 5000;
     int maxMessageSize = 1 << 30;
     int rendezvousTransfers = 8;
+    int rendezvousChunkSize = 1 << 20;
     long receiveBudget = 256L << 20;
     int maxPendingConnections = 64;
     int keepaliveMillis = 30000;
@@ -150,6 +151,10 @@ final class ConfigValues implements Cloneable {
         this.rendezvousTransfers = range("rendezvousTransfers", transfers, 1, 1024, "transfers per channel");
     }
 
+    void rendezvousChunkSize(int bytes) {
+        this.rendezvousChunkSize = range("rendezvousChunkSize", bytes, 4096, 1 << 30, "bytes per READ of a rendezvous transfer");
+    }
+
     void receiveBudget(long bytes) {
         if (bytes < (1L << 20) || bytes > (1L << 40)) {
             throw new ConfigurationException("receiveBudget=" + bytes + " is out of range; allowed: 1048576.."
@@ -212,6 +217,7 @@ final class ConfigValues implements Cloneable {
                 + ", completionQueueSize=" + (completionQueueSize == 0 ? "auto" : completionQueueSize)
                 + ", eagerSize=" + eagerSize + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis
                 + ", maxMessageSize=" + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers
+                + ", rendezvousChunkSize=" + rendezvousChunkSize
                 + ", receiveBudget=" + receiveBudget + ", maxPendingConnections=" + maxPendingConnections
                 + ", keepaliveMillis=" + keepaliveMillis + ", operationTimeoutMillis=" + operationTimeoutMillis
                 + ", agentLimits=" + agentLimits + ", preSharedKey=" + (preSharedKey == null ? "none" : "set") + "}";

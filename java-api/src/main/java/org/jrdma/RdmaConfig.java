@@ -164,6 +164,15 @@ public final class RdmaConfig {
     }
 
     /**
+     * {@return bytes per READ of a rendezvous transfer}. The receiver of a large message reads it in chunks of this
+     * size (within the port's largest message), several at a time: larger chunks need fewer work requests, smaller
+     * ones let transfers of several channels take turns sooner.
+     */
+    public int rendezvousChunkSize() {
+        return v.rendezvousChunkSize;
+    }
+
+    /**
      * {@return the budget in bytes}. Bytes a context reads by rendezvous at a time, over all its channels: a large
      * message is given memory only once its length fits (one larger than the whole budget goes alone).
      */
@@ -428,6 +437,16 @@ public final class RdmaConfig {
          */
         public Builder rendezvousTransfers(int transfers) {
             values.rendezvousTransfers(transfers);
+            return this;
+        }
+
+        /**
+         * Bytes per READ of a rendezvous transfer.
+         * @param bytes 4 KiB..1 GiB (default 1 MiB); a device reads at most its port's largest message at once
+         * @return this builder
+         */
+        public Builder rendezvousChunkSize(int bytes) {
+            values.rendezvousChunkSize(bytes);
             return this;
         }
 

@@ -143,6 +143,9 @@ class RdmaConfigTest {
         assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().adaptiveSpinMicros(-1));
         assertEquals(0, RdmaConfig.builder().adaptiveSpinMicros(0).build().adaptiveSpinMicros());
         assertEquals(5, RdmaConfig.builder().adaptiveSpinMicros(5).build().adaptiveSpinMicros());
+        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().rendezvousChunkSize(4095));
+        assertEquals(1 << 20, RdmaConfig.builder().build().rendezvousChunkSize());
+        assertEquals(4096, RdmaConfig.builder().rendezvousChunkSize(4096).build().rendezvousChunkSize());
         assertEquals(1024, config.completionQueueSize());
         assertTrue(config.toString().contains("device=rxe0"), config.toString());
     }

@@ -26,6 +26,7 @@ final class ChannelSettings {
         // What every transport's channels use.
         DEPTH(4), EAGER(4), MAX_MESSAGE(4), RENDEZVOUS(4), MAX_PENDING(4), KEEPALIVE_MS(4), OPERATION_TIMEOUT_MS(4),
         AGENT_TIMEOUT_MS(4), AGENT_QUOTA_BYTES(8), AGENT_QUOTA_COUNT(4), AUTH_TIMEOUT_MS(4), GRACEFUL_CLOSE_MS(4),
+        READ_CHUNK(4),
         // What only the verbs transport's queue pairs use.
         MAX_INLINE(4), TIMEOUT(4), RETRY_COUNT(4), RNR_RETRY(4), PORT(4), GID_INDEX(4), MTU(4), PKEY_INDEX(4),
         SERVICE_LEVEL(4), TRAFFIC_CLASS(4);
@@ -69,6 +70,7 @@ final class ChannelSettings {
         r.putInt(Field.AGENT_QUOTA_COUNT.offset(), config.agentLimits().quotaCount());
         r.putInt(Field.AUTH_TIMEOUT_MS.offset(), config.connectTimeoutMillis());
         r.putInt(Field.GRACEFUL_CLOSE_MS.offset(), gracefulCloseMillis(config.timeout(), config.retryCount()));
+        r.putInt(Field.READ_CHUNK.offset(), config.rendezvousChunkSize());
         r.putInt(Field.MAX_INLINE.offset(), config.maxInline());
         r.putInt(Field.TIMEOUT.offset(), config.timeout());
         r.putInt(Field.RETRY_COUNT.offset(), config.retryCount());

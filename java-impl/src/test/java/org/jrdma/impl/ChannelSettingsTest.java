@@ -18,8 +18,9 @@ class ChannelSettingsTest {
     void fieldsAreAlignedToTheirSizeAndTheRecordToItsLargestField() {
         assertEquals(32, ChannelSettings.Field.AGENT_QUOTA_BYTES.offset(), "the 64-bit field after eight ints");
         assertEquals(48, ChannelSettings.Field.GRACEFUL_CLOSE_MS.offset());
-        assertEquals(52, ChannelSettings.Field.MAX_INLINE.offset(), "the verbs part follows the neutral one");
-        assertEquals(96, ChannelSettings.RECORD_BYTES, "92 bytes of fields, padded to a multiple of 8 as in C++");
+        assertEquals(52, ChannelSettings.Field.READ_CHUNK.offset());
+        assertEquals(56, ChannelSettings.Field.MAX_INLINE.offset(), "the verbs part follows the neutral one");
+        assertEquals(96, ChannelSettings.RECORD_BYTES, "96 bytes of fields, a multiple of 8 as in C++");
         assertEquals("settings size=96,depth=0,eager=4,max_message=8",
                 ChannelSettings.layout().substring(0, "settings size=96,depth=0,eager=4,max_message=8".length()));
     }
@@ -35,7 +36,7 @@ class ChannelSettingsTest {
     @Test
     void theRecordCarriesTheConfigurationAndTheDeviceSelection() {
         RdmaConfig config = RdmaConfig.builder().queueDepth(32).eagerSize(8192).maxMessageSize(1 << 20)
-                .rendezvousTransfers(3).keepaliveMillis(5000).agentLimits(new AgentLimits(2000, 5L << 30, 9))
+                .rendezvousTransfers(3).rendezvousChunkSize(65536).keepaliveMillis(5000).agentLimits(new AgentLimits(2000, 5L << 30, 9))
                 .gidIndex(1).serviceLevel(2).build();
         RdmaDevice device = new RdmaDevice("rxe0", 1,
                 List.of(new RdmaPort(2, PortState.ACTIVE, LinkLayer.ETHERNET, 1024, 4096, 0, List.of())));
@@ -44,6 +45,7 @@ class ChannelSettingsTest {
         assertEquals(8192, r.getInt(ChannelSettings.Field.EAGER.offset()));
         assertEquals(1 << 20, r.getInt(ChannelSettings.Field.MAX_MESSAGE.offset()));
         assertEquals(3, r.getInt(ChannelSettings.Field.RENDEZVOUS.offset()));
+        assertEquals(65536, r.getInt(ChannelSettings.Field.READ_CHUNK.offset()));
         assertEquals(5000, r.getInt(ChannelSettings.Field.KEEPALIVE_MS.offset()));
         assertEquals(5L << 30, r.getLong(ChannelSettings.Field.AGENT_QUOTA_BYTES.offset()), "a quota above 4 GiB fits");
         assertEquals(9, r.getInt(ChannelSettings.Field.AGENT_QUOTA_COUNT.offset()));

@@ -31,10 +31,13 @@ class LayoutsTest {
     @Test
     void channelSettingsWithTwoFieldsSwappedAreRefused() {
         String ours = NativeLibrary.layout0();
-        assertTrue(ours.contains("settings size=96,") && ours.contains(",timeout=56,retry_count=60,"), ours);
-        String swapped = ours.replace(",timeout=56,retry_count=60,", ",retry_count=56,timeout=60,");
+        int timeout = ChannelSettings.Field.TIMEOUT.offset();
+        int retryCount = ChannelSettings.Field.RETRY_COUNT.offset();
+        String inOrder = ",timeout=" + timeout + ",retry_count=" + retryCount + ",";
+        assertTrue(ours.contains("settings size=" + ChannelSettings.RECORD_BYTES + ",") && ours.contains(inOrder), ours);
+        String swapped = ours.replace(inOrder, ",retry_count=" + timeout + ",timeout=" + retryCount + ",");
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> Layouts.check(swapped));
-        assertTrue(e.getMessage().contains("retry_count=56"), e.getMessage());
+        assertTrue(e.getMessage().contains("retry_count=" + timeout), e.getMessage());
     }
 
     @Test
