@@ -59,6 +59,21 @@ TEST(TcpChannel, MessagesOfEverySizeArriveIntactAndInOrderBothWays) {
   EXPECT_FALSE(pair.a.closed || pair.b.closed);
 }
 
+// A channel touches as many receive buffers as it has messages outstanding, not its whole ring: the
+// receive posted last is filled first (with the first posted first, a message at a time cycles
+// through all of them, and every buffer's pages stay resident while the channel lives).
+TEST(TcpChannel, MessagesOneAtATimeReuseOneReceiveBuffer) {
+  TcpPair pair(small_options());
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
+  constexpr uint64_t kMessages = 100;  // many times the 16 receive buffers
+  for (uint64_t i = 0; i < kMessages; ++i) {
+    pair.submit(pair.a, pair.a.make(OpKind::kSend, 200));
+    ASSERT_TRUE(pair.run_until([&] { return pair.b.messages_received == i + 1; })) << "message " << i;
+  }
+  EXPECT_LE(pair.b.receive_slots.size(), 2u) << "receive buffers used: " << pair.b.receive_slots.size();
+  EXPECT_EQ("", pair.b.violation);
+}
+
 TEST(TcpChannel, WritesReadsAndAtomicsActOnThePeersRegisteredMemory) {
   TcpPair pair(small_options());
   ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,7 +75,8 @@ struct TcpSide {
   std::map<uint64_t, std::vector<uint8_t>> transfers;  // rendezvous destinations by transfer id
   uint64_t messages_sent = 0;
   uint64_t messages_received = 0;
-  uint64_t large_received = 0;  // by rendezvous: READs of the sender's memory
+  uint64_t large_received = 0;       // by rendezvous: READs of the sender's memory
+  std::set<uint32_t> receive_slots;  // the receive buffers messages arrived in
   std::vector<uint32_t> immediates;
   bool open = false;
   bool closed = false;
@@ -173,6 +175,7 @@ class TcpPair {
           break;
         case EventKind::kMessage: {
           uint32_t slot = static_cast<uint32_t>(r.a);
+          s.receive_slots.insert(slot);
           check(s.memory.data() + static_cast<std::size_t>(slot) * s.engine.options().eager + wire::kHeaderSize,
                 static_cast<uint32_t>(r.b));
           Submission release{};

@@ -16,13 +16,7 @@
 namespace jrdma::tcp {
 
 TcpChannel::TcpChannel(int fd, uint8_t* ring, uint32_t eager, MemoryTable& memory)
-    : fd_(fd),
-      ring_(ring),
-      eager_(eager),
-      memory_(memory),
-      staging_(kStagingBytes),
-      payload_staging_(kStagingBytes),
-      input_(kInputBytes) {
+    : fd_(fd), ring_(ring), eager_(eager), memory_(memory), buffers_(2 * kStagingBytes + kInputBytes) {
   int flags = fcntl(fd_, F_GETFL, 0);
   if (flags < 0 || fcntl(fd_, F_SETFL, flags | O_NONBLOCK) != 0) {
     int error = errno;
@@ -253,13 +247,13 @@ bool TcpChannel::write_front_locked() {
     if (o.table_length > 0 && n == 0 && table_done < o.table_length) {
       // A read response's bytes, copied from the table a step at a time: a region removed meanwhile
       // is never read (the peer's stream then ends; it cannot be half-answered).
-      uint32_t step = static_cast<uint32_t>(std::min<std::size_t>(o.table_length - table_done, staging_.size()));
-      if (!memory_.copy_out(o.table_key, o.table_address + table_done, staging_.data(), step)) {
+      uint32_t step = static_cast<uint32_t>(std::min<std::size_t>(o.table_length - table_done, kStagingBytes));
+      if (!memory_.copy_out(o.table_key, o.table_address + table_done, staging(), step)) {
         end_stream_locked(State::kFailed, "memory the peer was reading was deregistered during the read",
                           kStatusRemoteAccess);
         return false;
       }
-      parts[n++] = iovec{staging_.data(), step};
+      parts[n++] = iovec{staging(), step};
     }
     if (n == 0) return true;
     long sent = transmit(parts, n);

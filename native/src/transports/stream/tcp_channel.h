@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "context/channel_memory.h"
 #include "protocol/channel_engine.h"
 #include "protocol/transport.h"
 #include "transports/stream/shm_pipe.h"
@@ -173,6 +174,14 @@ class TcpChannel : public ChannelTransport {
   const uint32_t eager_;
   MemoryTable& memory_;
 
+  // The staging and read-ahead buffers in one mapping (context/channel_memory.h): a page costs
+  // memory only once touched and goes back to the system with the channel, so an idle channel
+  // holds next to nothing of them (zero-filled vectors cost 192 KiB a channel before any traffic).
+  OwnedChannelMemory buffers_;
+  uint8_t* staging() const noexcept { return buffers_.data(); }  // table memory on its way out (under mutex_)
+  uint8_t* payload_staging() const noexcept { return buffers_.data() + kStagingBytes; }  // loop thread
+  uint8_t* input() const noexcept { return buffers_.data() + 2 * kStagingBytes; }        // loop thread
+
   TransportWaker* waker_ = nullptr;
   void* cookie_ = nullptr;
   bool progressed_ = false;  // under mutex_: a request became done while writing
@@ -185,9 +194,8 @@ class TcpChannel : public ChannelTransport {
   State state_ = State::kOpen;
   bool closing_ = false;  // close_after_answers(): nothing more is read, the stream ends once output is out
   std::string failure_;
-  int end_status_ = 0;            // the ibv_wc_status the engine closes with when the stream failed
-  int32_t violation_ = 0;         // a ProtocolViolation instead, when the peer broke the protocol
-  std::vector<uint8_t> staging_;  // table memory on its way out (under mutex_)
+  int end_status_ = 0;     // the ibv_wc_status the engine closes with when the stream failed
+  int32_t violation_ = 0;  // a ProtocolViolation instead, when the peer broke the protocol
 
   // Loop thread only.
   bool peer_hung_up_ = false;
@@ -195,8 +203,7 @@ class TcpChannel : public ChannelTransport {
   std::size_t header_received_ = 0;
   bool in_payload_ = false;
   Incoming in_;
-  std::vector<uint8_t> payload_staging_;
-  std::vector<uint8_t> input_;  // bytes read ahead: [input_begin_, input_end_)
+  // read ahead into input(): [input_begin_, input_end_)
   std::size_t input_begin_ = 0;
   std::size_t input_end_ = 0;
   std::deque<ReceiveCompletion> receive_completions_;

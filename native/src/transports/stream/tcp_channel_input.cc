@@ -35,25 +35,25 @@ bool TcpChannel::read_input() {
       into = in_.into + in_.received;
       want = in_.frame.length - in_.received;
     } else {  // staged: a write checked step by step, or refused and dropped
-      into = payload_staging_.data();
-      want = std::min<std::size_t>(in_.frame.length - in_.received, payload_staging_.size());
+      into = payload_staging();
+      want = std::min<std::size_t>(in_.frame.length - in_.received, kStagingBytes);
     }
     ssize_t got;
     if (input_begin_ < input_end_) {  // buffered bytes first
       got = static_cast<ssize_t>(std::min(want, input_end_ - input_begin_));
-      std::memcpy(into, input_.data() + input_begin_, static_cast<std::size_t>(got));
+      std::memcpy(into, input() + input_begin_, static_cast<std::size_t>(got));
       input_begin_ += static_cast<std::size_t>(got);
     } else if (drained && !peer_hung_up_) {
       return true;
-    } else if (want >= kDirectReadBytes && into != payload_staging_.data()) {
+    } else if (want >= kDirectReadBytes && into != payload_staging()) {
       got = receive(into, want);
       drained = got > 0 && static_cast<std::size_t>(got) < want;
     } else {
-      got = receive(input_.data(), input_.size());
+      got = receive(input(), kInputBytes);
       if (got > 0) {
         input_begin_ = 0;
         input_end_ = static_cast<std::size_t>(got);
-        drained = static_cast<std::size_t>(got) < input_.size();
+        drained = static_cast<std::size_t>(got) < kInputBytes;
         continue;
       }
     }
@@ -84,7 +84,7 @@ bool TcpChannel::read_input() {
     }
     if (in_.through_table && !in_.refused) {
       uint64_t at = in_.frame.address + in_.received;
-      if (!memory_.copy_in(in_.frame.key, at, payload_staging_.data(), static_cast<uint32_t>(got))) {
+      if (!memory_.copy_in(in_.frame.key, at, payload_staging(), static_cast<uint32_t>(got))) {
         in_.refused = true;  // deregistered meanwhile: the rest is dropped, the write fails
       }
     }
@@ -263,11 +263,14 @@ TcpChannel::Pending* TcpChannel::awaiting_response(const Frame& response) {
   return nullptr;
 }
 
+// The receive posted last goes first (a queue pair would take the first): any posted receive is the
+// engine's to fill, and the one just re-posted is warm in the cache and already has its pages —
+// a channel touches as many of its receive buffers as it has messages outstanding at once, not all.
 bool TcpChannel::take_receive(uint32_t* slot) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (receives_.empty()) return false;
-  *slot = receives_.front();
-  receives_.pop_front();
+  *slot = receives_.back();
+  receives_.pop_back();
   return true;
 }
 
