@@ -23,7 +23,7 @@ import picocli.CommandLine.ParameterException;
                 + " or same-host shared memory, and the other RDMA_* variables choose the device"
                 + " (docs/configuration.md)."},
         subcommands = {DevicesCommand.class, PingPongCommand.class, BenchCommand.class, KeyedCommand.class, KvCommand.class,
-            AllocCommand.class, IdleCpuCommand.class, NioCommand.class, NettyCommand.class, CompareReport.class, JmhCommand.class})
+            AllocCommand.class, IdleCpuCommand.class, ScaleCommand.class, NioCommand.class, NettyCommand.class, CompareReport.class, JmhCommand.class})
 public final class Main implements Callable<Integer> {
     @Override
     public Integer call() {

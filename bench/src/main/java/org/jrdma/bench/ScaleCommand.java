@@ -1,0 +1,276 @@
+package org.jrdma.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.jrdma.ChannelHandler;
+import org.jrdma.Rdma;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
+import org.jrdma.RdmaMessage;
+import org.jrdma.RdmaServer;
+import org.jrdma.RegisteredBuffer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code scale}: what many channels cost. Two contexts of this JVM (a server and a client, from the
+ * environment's configuration) open a burst of N channels between them, stream messages over all
+ * of them at once, and close them again, for each N asked for, one burst after the other (as a
+ * server sees peers come and go). Per burst: the set-up rate, the process's resident memory and
+ * open files before, with the channels open and after they closed, and the aggregate throughput
+ * and CPU per message while they stream.
+ */
+@Command(name = "scale", mixinStandardHelpOptions = true,
+        description = "set-up rate, memory, throughput and CPU against the number of channels")
+final class ScaleCommand implements Callable<Integer> {
+    @Option(names = "--channels", split = ",", paramLabel = "N",
+            description = "channel counts, one burst each, in this order (default 1,8,64,512)")
+    List<Integer> counts = List.of(1, 8, 64, 512);
+
+    @Option(names = "--size", paramLabel = "BYTES", description = "message size while streaming (default 65536)")
+    int size = 65536;
+
+    @Option(names = "--window", paramLabel = "N", description = "messages in flight per channel (default 2)")
+    int window = 2;
+
+    @Option(names = "--seconds", paramLabel = "S", converter = Arguments.Seconds.class,
+            description = "streaming time per burst (default 3)")
+    int seconds = 3;
+
+    @Option(names = "--connecting", paramLabel = "N",
+            description = "connects in flight at a time (default: half the server's maxPendingConnections, which"
+                    + " refuses connection requests beyond it)")
+    int connecting;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "also write the rows as CSV")
+    Path csv;
+
+    /** One burst's figures. */
+    record Row(int channels, double setupPerSecond, long rssBefore, long rssOpen, long rssClosed, int fdsBefore,
+               int fdsOpen, int fdsClosed, double gbitPerSecond, double cpuMicrosPerMessage) {
+        long bytesPerChannelPair() {
+            return (rssOpen - rssBefore) / channels;
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        for (int n : counts) {
+            if (n < 1 || n > 100_000) {
+                throw new IllegalArgumentException("--channels: " + n + " is out of range 1..100000");
+            }
+        }
+        if (size < 1 || window < 1) {
+            throw new IllegalArgumentException("--size and --window must be at least 1");
+        }
+        if (csv != null) {
+            Files.writeString(csv, ""); // a path that cannot be written fails now, not after the run
+        }
+        PrintStream out = System.out;
+        RdmaConfig config = RdmaConfig.fromEnvironment();
+        if (connecting < 1) {
+            connecting = Math.max(1, config.maxPendingConnections() / 2);
+        }
+        List<Row> rows = new ArrayList<>();
+        try (RdmaContext server = Rdma.open(config); RdmaContext client = Rdma.open(config)) {
+            BenchCommand.emulationNotice(server, out);
+            out.printf("scale over %s: bursts of channels between two contexts of one JVM (%d connecting at a time), %d B"
+                    + " messages, %d in flight per channel, %d s each%n", PingPongCommand.link(server), connecting, size,
+                    window, seconds);
+            out.printf("%9s %10s %9s %9s %11s %9s %11s %13s %9s%n", "channels", "setup/s", "RSS[MiB]", "open[MiB]",
+                    "KiB/pair", "Gbit/s", "CPU us/msg", "closed[MiB]", "fds");
+            for (int n : counts) {
+                Row row = burst(server, client, n);
+                rows.add(row);
+                out.printf(Locale.ROOT, "%9d %10s %9s %9s %11s %9s %11s %13s %9s%n", n, Report.f(row.setupPerSecond()),
+                        mib(row.rssBefore()), mib(row.rssOpen()), Report.f(row.bytesPerChannelPair() / 1024.0),
+                        Report.f(row.gbitPerSecond()), Report.f(row.cpuMicrosPerMessage()), mib(row.rssClosed()),
+                        row.fdsBefore() + "/" + row.fdsOpen() + "/" + row.fdsClosed());
+            }
+        }
+        if (csv != null) {
+            writeCsv(csv, rows);
+        }
+        return 0;
+    }
+
+    private Row burst(RdmaContext serverContext, RdmaContext clientContext, int n) throws Exception {
+        settle();
+        long rssBefore = ProcessMemory.residentBytes();
+        int fdsBefore = ProcessMemory.openFiles();
+        LongAdder received = new LongAdder();
+        AtomicInteger serverOpen = new AtomicInteger();
+        AtomicInteger serverClosed = new AtomicInteger();
+        ChannelHandler counting = new ChannelHandler() {
+            @Override
+            public void onOpen(RdmaChannel channel) {
+                serverOpen.incrementAndGet();
+            }
+
+            @Override
+            public void onMessage(RdmaChannel channel, RdmaMessage message) {
+                received.add(1);
+            }
+
+            @Override
+            public void onClose(RdmaChannel channel, Throwable cause) {
+                serverClosed.incrementAndGet();
+            }
+        };
+        var address = new InetSocketAddress(PingPongCommand.gidAddress(serverContext), 0);
+        List<RdmaChannel> channels = new ArrayList<>(n);
+        double setupPerSecond;
+        long rssOpen;
+        int fdsOpen;
+        double[] stream;
+        try (RdmaServer server = serverContext.listen(address, counting)) {
+            long start = System.nanoTime();
+            Semaphore inFlight = new Semaphore(connecting);
+            List<CompletableFuture<RdmaChannel>> connects = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                if (!inFlight.tryAcquire(120, TimeUnit.SECONDS)) {
+                    throw new TimeoutException("no connect completed within 120 s");
+                }
+                CompletableFuture<RdmaChannel> connect =
+                        clientContext.connect(server.localAddress(), address.getAddress(), (ch, m) -> { });
+                connect.whenComplete((ch, error) -> inFlight.release());
+                connects.add(connect);
+            }
+            for (CompletableFuture<RdmaChannel> connect : connects) {
+                channels.add(connect.get(120, TimeUnit.SECONDS));
+            }
+            awaitCount(serverOpen, n, "server-side channels open");
+            setupPerSecond = n / ((System.nanoTime() - start) / 1e9);
+            rssOpen = ProcessMemory.residentBytes();
+            fdsOpen = ProcessMemory.openFiles();
+            stream = stream(clientContext, channels, received);
+            for (RdmaChannel channel : channels) {
+                channel.close();
+            }
+            for (RdmaChannel channel : channels) {
+                channel.closeFuture().get(60, TimeUnit.SECONDS);
+            }
+            awaitCount(serverClosed, n, "server-side channels closed");
+            channels.clear();
+        } finally {
+            channels.forEach(RdmaChannel::close);
+        }
+        settle();
+        int fdsClosed = filesDownTo(fdsBefore);
+        return new Row(n, setupPerSecond, rssBefore, rssOpen, ProcessMemory.residentBytes(), fdsBefore, fdsOpen,
+                fdsClosed, stream[0], stream[1]);
+    }
+
+    /**
+     * The open files once the loops have closed what the burst held (a closed listener's and channels'
+     * sockets are closed by their context's loop, after close() returned); what is still open after 10 s.
+     */
+    private static int filesDownTo(int before) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        int files = ProcessMemory.openFiles();
+        while (files > before && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            files = ProcessMemory.openFiles();
+        }
+        return files;
+    }
+
+    /**
+     * Every channel keeps {@code window} sends in flight for the time asked (each completion sends
+     * again until then); returns the aggregate Gbit/s the server received and the process's CPU time
+     * per message.
+     */
+    private double[] stream(RdmaContext ctx, List<RdmaChannel> channels, LongAdder received) throws Exception {
+        RegisteredBuffer payload = ctx.allocate(size);
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        AtomicInteger inFlight = new AtomicInteger();
+        CompletableFuture<Void> failed = new CompletableFuture<>();
+        long receivedBefore = received.sum();
+        long cpuBefore = os.getProcessCpuTime();
+        long start = System.nanoTime();
+        long end = start + TimeUnit.SECONDS.toNanos(seconds);
+        for (RdmaChannel channel : channels) {
+            for (int i = 0; i < window; i++) {
+                inFlight.incrementAndGet();
+                CallbackChain.post(() -> sendUntil(channel, payload, end, inFlight, failed));
+            }
+        }
+        long deadline = end + TimeUnit.SECONDS.toNanos(60);
+        while (inFlight.get() > 0 && !failed.isDone()) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException(inFlight.get() + " sends still in flight 60 s after the streaming time");
+            }
+            Thread.sleep(1);
+        }
+        if (failed.isDone()) {
+            failed.get(); // throws the first send's failure
+        }
+        long elapsed = System.nanoTime() - start;
+        long messages = received.sum() - receivedBefore;
+        long cpu = os.getProcessCpuTime() - cpuBefore;
+        payload.close();
+        return new double[] {messages * (double) size * 8 / elapsed, messages == 0 ? Double.NaN : cpu / 1e3 / messages};
+    }
+
+    private void sendUntil(RdmaChannel channel, RegisteredBuffer payload, long end, AtomicInteger inFlight,
+                           CompletableFuture<Void> failed) {
+        channel.send(payload, 0, size).whenComplete((ok, error) -> {
+            if (error != null) {
+                failed.completeExceptionally(error);
+                inFlight.decrementAndGet();
+            } else if (System.nanoTime() < end && !failed.isDone()) {
+                CallbackChain.post(() -> sendUntil(channel, payload, end, inFlight, failed));
+            } else {
+                inFlight.decrementAndGet();
+            }
+        });
+    }
+
+    private static void awaitCount(AtomicInteger count, int expected, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (count.get() < expected) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException(count.get() + " of " + expected + " " + what + " after 120 s");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /** Memory a collection would give back (direct buffers, freed by their cleaners) is given back first. */
+    private static void settle() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(100);
+        }
+    }
+
+    private static String mib(long bytes) {
+        return Report.f(bytes / 1048576.0);
+    }
+
+    private static void writeCsv(Path file, List<Row> rows) throws IOException {
+        StringBuilder text = new StringBuilder("channels,setup_per_s,rss_before,rss_open,rss_closed,bytes_per_pair,"
+                + "fds_before,fds_open,fds_closed,gbit_per_s,cpu_us_per_msg\n");
+        for (Row r : rows) {
+            text.append(String.format(Locale.ROOT, "%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f%n", r.channels(),
+                    r.setupPerSecond(), r.rssBefore(), r.rssOpen(), r.rssClosed(), r.bytesPerChannelPair(), r.fdsBefore(),
+                    r.fdsOpen(), r.fdsClosed(), r.gbitPerSecond(), r.cpuMicrosPerMessage()));
+        }
+        Files.writeString(file, text);
+    }
+}
