@@ -30,7 +30,7 @@ import org.jfree.data.xy.XYSeriesCollection;
 final class CompareCharts {
     private static final List<String> COLUMNS = columns();
     /** Tableau's ten colours without the light ones: each readable on white. */
-    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
+    static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
         new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f)};
 
     private static List<String> columns() {

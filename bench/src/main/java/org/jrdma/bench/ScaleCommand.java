@@ -7,8 +7,10 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -60,6 +62,16 @@ final class ScaleCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "FILE", description = "also write the rows as CSV")
     Path csv;
 
+    @Option(names = "--plot", paramLabel = "DIR",
+            description = "draw memory, set-up rate, throughput and CPU against the channel count (PNG)")
+    Path plot;
+
+    @Option(names = "--label", paramLabel = "NAME", description = "this run's name in the charts (default: this run)")
+    String label = "this run";
+
+    @Option(names = "--compare", paramLabel = "NAME=CSV", description = "an earlier run's --csv, drawn beside this one")
+    Map<String, Path> compare = new LinkedHashMap<>();
+
     /** One burst's figures. */
     record Row(int channels, double setupPerSecond, long rssBefore, long rssOpen, long rssClosed, int fdsBefore,
                int fdsOpen, int fdsClosed, double gbitPerSecond, double cpuMicrosPerMessage) {
@@ -80,6 +92,10 @@ final class ScaleCommand implements Callable<Integer> {
         }
         if (csv != null) {
             Files.writeString(csv, ""); // a path that cannot be written fails now, not after the run
+        }
+        Map<String, List<Row>> runs = new LinkedHashMap<>();
+        for (Map.Entry<String, Path> earlier : compare.entrySet()) {
+            runs.put(earlier.getKey(), readCsv(earlier.getValue()));
         }
         PrintStream out = System.out;
         RdmaConfig config = RdmaConfig.fromEnvironment();
@@ -105,6 +121,10 @@ final class ScaleCommand implements Callable<Integer> {
         }
         if (csv != null) {
             writeCsv(csv, rows);
+        }
+        if (plot != null) {
+            runs.put(label, rows);
+            out.println("charts: " + ScaleCharts.draw(runs, plot));
         }
         return 0;
     }
@@ -261,6 +281,22 @@ final class ScaleCommand implements Callable<Integer> {
 
     private static String mib(long bytes) {
         return Report.f(bytes / 1048576.0);
+    }
+
+    /** The rows of a file {@link #writeCsv} wrote. */
+    static List<Row> readCsv(Path file) throws IOException {
+        List<Row> rows = new ArrayList<>();
+        List<String> lines = Files.readAllLines(file);
+        for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+            String[] f = line.split(",");
+            if (f.length != 11) {
+                throw new IOException(file + ": not a line of scale --csv: " + line);
+            }
+            rows.add(new Row(Integer.parseInt(f[0]), Double.parseDouble(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
+                    Long.parseLong(f[4]), Integer.parseInt(f[6]), Integer.parseInt(f[7]), Integer.parseInt(f[8]),
+                    Double.parseDouble(f[9]), Double.parseDouble(f[10])));
+        }
+        return rows;
     }
 
     private static void writeCsv(Path file, List<Row> rows) throws IOException {

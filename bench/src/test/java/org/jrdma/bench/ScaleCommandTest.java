@@ -24,7 +24,7 @@ class ScaleCommandTest {
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder builder = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
                 Main.class.getName(), "scale", "--channels", "1,16", "--seconds", "1", "--size", "8192", "--csv",
-                csv.toString()).redirectErrorStream(true);
+                csv.toString(), "--plot", dir.resolve("charts").toString()).redirectErrorStream(true);
         builder.environment().put("RDMA_TRANSPORT", transport);
         Process process = builder.start();
         assertTrue(process.waitFor(180, TimeUnit.SECONDS), "scale did not finish");
@@ -40,6 +40,10 @@ class ScaleCommandTest {
             assertTrue(Integer.parseInt(f[7]) >= Integer.parseInt(f[6]) + channels,
                     "each channel holds a socket while open: " + row);
             assertTrue(Double.parseDouble(f[9]) > 0, "messages streamed: " + row);
+        }
+        assertEquals(2, ScaleCommand.readCsv(csv).size(), "the CSV reads back");
+        for (String chart : List.of("memory.png", "setup.png", "throughput.png", "cpu.png")) {
+            assertTrue(Files.size(dir.resolve("charts").resolve(chart)) > 1000, chart);
         }
     }
 }
