@@ -21,9 +21,9 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * scale's charts (JFreeChart, PNG): memory, set-up rate, throughput and CPU per message against the
- * number of channels (a logarithmic axis), one line per run — this one and those named with
- * {@code --compare} — in the colours compare-report uses.
+ * scale's charts (JFreeChart, PNG): memory (open, after streaming, after the close), set-up rate,
+ * throughput and CPU per message against the number of channels (a logarithmic axis), one line per
+ * run — this one and those named with {@code --compare} — in the colours compare-report uses.
  */
 final class ScaleCharts {
     private record Figure(String file, String title, String axis, ToDoubleFunction<ScaleCommand.Row> value,
@@ -31,9 +31,11 @@ final class ScaleCharts {
     }
 
     private static final List<Figure> FIGURES = List.of(
-            new Figure("memory.png", "resident memory per channel pair", "KiB per pair (open; dashed: left after the close)",
-                    r -> r.bytesPerChannelPair() / 1024.0, true,
-                    r -> Math.max(0, r.rssClosed() - r.rssBefore()) / 1024.0 / r.channels(), "left after close"),
+            new Figure("memory.png", "resident memory per channel pair", "KiB per pair (open; dashed: after streaming)",
+                    r -> r.bytesPerChannelPair() / 1024.0, true, r -> r.bytesPerChannelPairStreamed() / 1024.0,
+                    "after streaming"),
+            new Figure("closed.png", "resident memory left after the channels closed", "MiB more than before the burst",
+                    r -> (r.rssClosed() - r.rssBefore()) / 1048576.0, false, null, null),
             new Figure("setup.png", "channels set up per second", "channels/s", ScaleCommand.Row::setupPerSecond, false,
                     null, null),
             new Figure("throughput.png", "aggregate throughput while every channel streams", "Gbit/s",
@@ -44,7 +46,7 @@ final class ScaleCharts {
     private ScaleCharts() {
     }
 
-    /** Draws the four charts of the runs (label -> rows) into dir; returns the files written. */
+    /** Draws the five charts of the runs (label -> rows) into dir; returns the files written. */
     static List<Path> draw(Map<String, List<ScaleCommand.Row>> runs, Path dir) throws IOException {
         System.setProperty("java.awt.headless", "true"); // no display needed
         Files.createDirectories(dir);

@@ -73,10 +73,16 @@ final class ScaleCommand implements Callable<Integer> {
     Map<String, Path> compare = new LinkedHashMap<>();
 
     /** One burst's figures. */
-    record Row(int channels, double setupPerSecond, long rssBefore, long rssOpen, long rssClosed, int fdsBefore,
-               int fdsOpen, int fdsClosed, double gbitPerSecond, double cpuMicrosPerMessage) {
+    record Row(int channels, double setupPerSecond, long rssBefore, long rssOpen, long rssStreamed, long rssClosed,
+               int fdsBefore, int fdsOpen, int fdsClosed, double gbitPerSecond, double cpuMicrosPerMessage) {
+        /** Resident memory per channel pair once open, before any traffic. */
         long bytesPerChannelPair() {
             return (rssOpen - rssBefore) / channels;
+        }
+
+        /** Resident memory per channel pair after the streaming, the channels still open. */
+        long bytesPerChannelPairStreamed() {
+            return (rssStreamed - rssBefore) / channels;
         }
     }
 
@@ -108,14 +114,15 @@ final class ScaleCommand implements Callable<Integer> {
             out.printf("scale over %s: bursts of channels between two contexts of one JVM (%d connecting at a time), %d B"
                     + " messages, %d in flight per channel, %d s each%n", PingPongCommand.link(server), connecting, size,
                     window, seconds);
-            out.printf("%9s %10s %9s %9s %11s %9s %11s %13s %9s%n", "channels", "setup/s", "RSS[MiB]", "open[MiB]",
-                    "KiB/pair", "Gbit/s", "CPU us/msg", "closed[MiB]", "fds");
+            out.printf("%9s %10s %9s %9s %9s %13s %9s %11s %12s %13s%n", "channels", "setup/s", "RSS[MiB]",
+                    "open[MiB]", "KiB/pair", "streamed[MiB]", "Gbit/s", "CPU us/msg", "closed[MiB]", "fds");
             for (int n : counts) {
                 Row row = burst(server, client, n);
                 rows.add(row);
-                out.printf(Locale.ROOT, "%9d %10s %9s %9s %11s %9s %11s %13s %9s%n", n, Report.f(row.setupPerSecond()),
-                        mib(row.rssBefore()), mib(row.rssOpen()), Report.f(row.bytesPerChannelPair() / 1024.0),
-                        Report.f(row.gbitPerSecond()), Report.f(row.cpuMicrosPerMessage()), mib(row.rssClosed()),
+                out.printf(Locale.ROOT, "%9d %10s %9s %9s %9s %13s %9s %11s %12s %13s%n", n,
+                        Report.f(row.setupPerSecond()), mib(row.rssBefore()), mib(row.rssOpen()),
+                        Report.f(row.bytesPerChannelPair() / 1024.0), mib(row.rssStreamed()), Report.f(row.gbitPerSecond()),
+                        Report.f(row.cpuMicrosPerMessage()), mib(row.rssClosed()),
                         row.fdsBefore() + "/" + row.fdsOpen() + "/" + row.fdsClosed());
             }
         }
@@ -158,6 +165,7 @@ final class ScaleCommand implements Callable<Integer> {
         long rssOpen;
         int fdsOpen;
         double[] stream;
+        long rssStreamed;
         try (RdmaServer server = serverContext.listen(address, counting)) {
             long start = System.nanoTime();
             Semaphore inFlight = new Semaphore(connecting);
@@ -179,6 +187,8 @@ final class ScaleCommand implements Callable<Integer> {
             rssOpen = ProcessMemory.residentBytes();
             fdsOpen = ProcessMemory.openFiles();
             stream = stream(clientContext, channels, received);
+            settle();
+            rssStreamed = ProcessMemory.residentBytes();
             for (RdmaChannel channel : channels) {
                 channel.close();
             }
@@ -192,8 +202,8 @@ final class ScaleCommand implements Callable<Integer> {
         }
         settle();
         int fdsClosed = filesDownTo(fdsBefore);
-        return new Row(n, setupPerSecond, rssBefore, rssOpen, ProcessMemory.residentBytes(), fdsBefore, fdsOpen,
-                fdsClosed, stream[0], stream[1]);
+        return new Row(n, setupPerSecond, rssBefore, rssOpen, rssStreamed, ProcessMemory.residentBytes(), fdsBefore,
+                fdsOpen, fdsClosed, stream[0], stream[1]);
     }
 
     /**
@@ -289,23 +299,24 @@ final class ScaleCommand implements Callable<Integer> {
         List<String> lines = Files.readAllLines(file);
         for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
             String[] f = line.split(",");
-            if (f.length != 11) {
+            if (f.length != 12) {
                 throw new IOException(file + ": not a line of scale --csv: " + line);
             }
             rows.add(new Row(Integer.parseInt(f[0]), Double.parseDouble(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-                    Long.parseLong(f[4]), Integer.parseInt(f[6]), Integer.parseInt(f[7]), Integer.parseInt(f[8]),
-                    Double.parseDouble(f[9]), Double.parseDouble(f[10])));
+                    Long.parseLong(f[4]), Long.parseLong(f[5]), Integer.parseInt(f[7]), Integer.parseInt(f[8]),
+                    Integer.parseInt(f[9]), Double.parseDouble(f[10]), Double.parseDouble(f[11])));
         }
         return rows;
     }
 
     private static void writeCsv(Path file, List<Row> rows) throws IOException {
-        StringBuilder text = new StringBuilder("channels,setup_per_s,rss_before,rss_open,rss_closed,bytes_per_pair,"
-                + "fds_before,fds_open,fds_closed,gbit_per_s,cpu_us_per_msg\n");
+        StringBuilder text = new StringBuilder("channels,setup_per_s,rss_before,rss_open,rss_streamed,rss_closed,"
+                + "bytes_per_pair,fds_before,fds_open,fds_closed,gbit_per_s,cpu_us_per_msg\n");
         for (Row r : rows) {
-            text.append(String.format(Locale.ROOT, "%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f%n", r.channels(),
-                    r.setupPerSecond(), r.rssBefore(), r.rssOpen(), r.rssClosed(), r.bytesPerChannelPair(), r.fdsBefore(),
-                    r.fdsOpen(), r.fdsClosed(), r.gbitPerSecond(), r.cpuMicrosPerMessage()));
+            text.append(String.format(Locale.ROOT, "%d,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f%n", r.channels(),
+                    r.setupPerSecond(), r.rssBefore(), r.rssOpen(), r.rssStreamed(), r.rssClosed(),
+                    r.bytesPerChannelPair(), r.fdsBefore(), r.fdsOpen(), r.fdsClosed(), r.gbitPerSecond(),
+                    r.cpuMicrosPerMessage()));
         }
         Files.writeString(file, text);
     }

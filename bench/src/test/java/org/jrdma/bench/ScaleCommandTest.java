@@ -36,13 +36,13 @@ class ScaleCommandTest {
             String[] f = row.split(",");
             int channels = Integer.parseInt(f[0]);
             assertTrue(Double.parseDouble(f[1]) > 0, "a set-up rate: " + row);
-            assertEquals(Integer.parseInt(f[6]), Integer.parseInt(f[8]), "files before and after the burst: " + row);
-            assertTrue(Integer.parseInt(f[7]) >= Integer.parseInt(f[6]) + channels,
+            assertEquals(Integer.parseInt(f[7]), Integer.parseInt(f[9]), "files before and after the burst: " + row);
+            assertTrue(Integer.parseInt(f[8]) >= Integer.parseInt(f[7]) + channels,
                     "each channel holds a socket while open: " + row);
-            assertTrue(Double.parseDouble(f[9]) > 0, "messages streamed: " + row);
+            assertTrue(Double.parseDouble(f[10]) > 0, "messages streamed: " + row);
         }
         assertEquals(2, ScaleCommand.readCsv(csv).size(), "the CSV reads back");
-        for (String chart : List.of("memory.png", "setup.png", "throughput.png", "cpu.png")) {
+        for (String chart : List.of("memory.png", "closed.png", "setup.png", "throughput.png", "cpu.png")) {
             assertTrue(Files.size(dir.resolve("charts").resolve(chart)) > 1000, chart);
         }
     }
