@@ -7,6 +7,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/error.h"
@@ -15,8 +16,10 @@ namespace jrdma {
 
 namespace {
 std::mutex free_blocks_mutex;
-std::vector<ChannelMemory>& free_blocks() {
-  static auto* blocks = new std::vector<ChannelMemory>();  // process lifetime, like the mappings
+// Freed blocks by size: a burst of thousands of channels closing and the next burst opening finds
+// each block in constant time.
+std::unordered_map<std::size_t, std::vector<ChannelMemory>>& free_blocks() {
+  static auto* blocks = new std::unordered_map<std::size_t, std::vector<ChannelMemory>>();  // process lifetime
   return *blocks;
 }
 
@@ -31,13 +34,11 @@ ChannelMemory allocate_channel_memory(std::size_t size) {
   size = rounded_to_pages(size);
   {
     std::lock_guard<std::mutex> lock(free_blocks_mutex);
-    auto& blocks = free_blocks();
-    for (auto it = blocks.begin(); it != blocks.end(); ++it) {
-      if (it->size == size) {
-        ChannelMemory reused = *it;
-        blocks.erase(it);
-        return reused;
-      }
+    auto it = free_blocks().find(size);
+    if (it != free_blocks().end() && !it->second.empty()) {
+      ChannelMemory reused = it->second.back();
+      it->second.pop_back();
+      return reused;
     }
   }
   void* base = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -45,12 +46,25 @@ ChannelMemory allocate_channel_memory(std::size_t size) {
   return ChannelMemory{static_cast<uint8_t*>(base), size};
 }
 
+void discard_channel_memory(ChannelMemory memory) noexcept {
+  if (memory.base != nullptr) madvise(memory.base, memory.size, MADV_DONTNEED);  // zero pages from now on
+}
+
+std::size_t resident_channel_memory(ChannelMemory memory) noexcept {
+  auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> pages((memory.size + page - 1) / page);
+  if (memory.base == nullptr || mincore(memory.base, memory.size, pages.data()) != 0) return 0;
+  std::size_t resident = 0;
+  for (unsigned char p : pages) resident += (p & 1) != 0 ? page : 0;
+  return resident;
+}
+
 void free_channel_memory(ChannelMemory memory) noexcept {
   if (memory.base == nullptr) return;
-  madvise(memory.base, memory.size, MADV_DONTNEED);  // zero pages from now on; nothing resident
+  discard_channel_memory(memory);  // nothing resident
   std::lock_guard<std::mutex> lock(free_blocks_mutex);
   try {
-    free_blocks().push_back(memory);
+    free_blocks()[memory.size].push_back(memory);
   } catch (const std::bad_alloc&) {
     // Not reusable then; the mapping stays (zero pages), as a view may still point at it.
   }

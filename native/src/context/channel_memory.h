@@ -19,6 +19,11 @@ ChannelMemory allocate_channel_memory(std::size_t size);
 // Gives the block's memory back and keeps its addresses for reuse. The block must not be
 // registered any more.
 void free_channel_memory(ChannelMemory memory) noexcept;
+// Gives the block's pages back to the system and keeps the block: they read as zeros from now on,
+// and cost memory again once touched. Never for registered memory.
+void discard_channel_memory(ChannelMemory memory) noexcept;
+// Bytes of the block that are resident (mincore(2)); diagnostics and tests.
+std::size_t resident_channel_memory(ChannelMemory memory) noexcept;
 
 // A block owned by one channel, freed (as above: never unmapped) when the owner goes — where no
 // registration is involved (the TCP and shared-memory transports).
@@ -30,6 +35,8 @@ class OwnedChannelMemory {
   OwnedChannelMemory& operator=(const OwnedChannelMemory&) = delete;
   uint8_t* data() const noexcept { return block_.base; }
   std::size_t size() const noexcept { return size_; }  // as asked for (the block is whole pages)
+  void discard() noexcept { discard_channel_memory(block_); }
+  std::size_t resident() const noexcept { return resident_channel_memory(block_); }
 
  private:
   ChannelMemory block_;

@@ -74,6 +74,32 @@ TEST(TcpChannel, MessagesOneAtATimeReuseOneReceiveBuffer) {
   EXPECT_EQ("", pair.b.violation);
 }
 
+// After traffic, a channel that moved nothing for a second of ticks gives its staging and read-ahead
+// pages back; traffic afterwards finds them again (zero pages) and arrives intact.
+TEST(TcpChannel, AChannelIdleForTenTicksGivesItsBufferPagesBackAndStillWorks) {
+  TcpPair pair(small_options());
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
+  auto exchange = [&](uint64_t messages) {
+    uint64_t target = pair.b.messages_received + messages;
+    for (uint64_t i = 0; i < messages; ++i) pair.submit(pair.a, pair.a.make(OpKind::kSend, i % 2 == 0 ? 200 : 40000));
+    return pair.run_until([&] { return pair.b.messages_received == target; });
+  };
+  ASSERT_TRUE(exchange(20));
+  tcp::TcpChannel& reader = pair.b.transport;
+  EXPECT_GT(reader.resident_buffer_bytes(), 0u) << "it read through its buffers";
+  reader.trim_if_idle();  // notes the traffic
+  for (int tick = 1; tick < 10; ++tick) reader.trim_if_idle();
+  EXPECT_GT(reader.resident_buffer_bytes(), 0u) << "nine idle ticks are not enough";
+  reader.trim_if_idle();
+  EXPECT_EQ(0u, reader.resident_buffer_bytes()) << "ten are";
+  ASSERT_TRUE(exchange(20));
+  EXPECT_GT(reader.resident_buffer_bytes(), 0u);
+  reader.trim_if_idle();
+  EXPECT_GT(reader.resident_buffer_bytes(), 0u) << "traffic since the last tick starts the count again";
+  EXPECT_EQ("", pair.b.violation);
+  EXPECT_EQ("", pair.a.violation);
+}
+
 TEST(TcpChannel, WritesReadsAndAtomicsActOnThePeersRegisteredMemory) {
   TcpPair pair(small_options());
   ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));

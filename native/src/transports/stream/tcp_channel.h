@@ -92,12 +92,19 @@ class TcpChannel : public ChannelTransport {
   bool wants_write() const;
   // Why the stream ended: "" while open.
   std::string failure() const;
+  // Loop thread, once a tick: a channel that moved nothing for kIdleTicksBeforeTrim ticks gives the
+  // pages of its staging and read-ahead buffers back to the system (zero pages, touched again when
+  // traffic resumes), so an idle channel costs as little after traffic as before it.
+  void trim_if_idle();
+  // Resident bytes of those buffers (diagnostics and tests).
+  std::size_t resident_buffer_bytes() const noexcept { return buffers_.resident(); }
 
  private:
   static constexpr std::size_t kStagingBytes = 64 * 1024;     // table memory copied per step, in or out
   static constexpr std::size_t kMaxQueuedOutputs = 1024;      // no more requests read while this many answers wait
   static constexpr std::size_t kInputBytes = 64 * 1024;       // small frames are read through this buffer
   static constexpr std::size_t kDirectReadBytes = 16 * 1024;  // a payload this large is read into place
+  static constexpr int kIdleTicksBeforeTrim = 10;             // about a second of ticks
 
   struct Pending {  // a request of the send queue, in posting order
     uint32_t slot;
@@ -181,6 +188,10 @@ class TcpChannel : public ChannelTransport {
   uint8_t* staging() const noexcept { return buffers_.data(); }  // table memory on its way out (under mutex_)
   uint8_t* payload_staging() const noexcept { return buffers_.data() + kStagingBytes; }  // loop thread
   uint8_t* input() const noexcept { return buffers_.data() + 2 * kStagingBytes; }        // loop thread
+  std::atomic<uint64_t> moved_{0};   // transmits and receives so far (any thread): activity for trim_if_idle()
+  uint64_t moved_at_last_tick_ = 0;  // loop thread, as the following
+  int idle_ticks_ = 0;
+  bool trimmed_ = true;  // nothing is resident yet
 
   TransportWaker* waker_ = nullptr;
   void* cookie_ = nullptr;

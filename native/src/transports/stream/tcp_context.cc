@@ -254,6 +254,7 @@ void TcpContext::tick(std::chrono::steady_clock::time_point now) {
     if (channel.setup == TcpChannelEntry::Setup::kOpen) {
       channel.engine.tick(now);
       channel.engine.flush();
+      if (channel.transport) channel.transport->trim_if_idle();
       settle_pending(channel);  // a proof that timed out
     } else if (channel.fd >= 0 && now > channel.deadline && !channel.engine.closed()) {
       connect_failed(channel, ChannelFailure::kUnreachable, ETIMEDOUT);
