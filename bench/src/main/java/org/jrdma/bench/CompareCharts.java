@@ -123,7 +123,7 @@ final class CompareCharts {
     }
 
     /** The largest figure over the smallest: beyond 10 a logarithmic axis keeps the small ones readable. */
-    private static double span(XYSeriesCollection data) {
+    static double span(XYSeriesCollection data) {
         double min = Double.MAX_VALUE;
         double max = 0;
         for (int s = 0; s < data.getSeriesCount(); s++) {

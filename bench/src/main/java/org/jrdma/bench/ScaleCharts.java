@@ -15,6 +15,7 @@ import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
@@ -70,7 +71,17 @@ final class ScaleCharts {
             channels.setRange(0.5, most * 2.0);
             channels.setTickUnit(new NumberTickUnit(Math.log(most * 4.0) / Math.log(2) > 12 ? 2 : 1));
             channels.setNumberFormatOverride(new DecimalFormat("#,##0"));
-            NumberAxis value = new NumberAxis(figure.axis());
+            // Figures over more than a decade (the first burst pays the JVM's warm-up) on a log axis.
+            ValueAxis value = new NumberAxis(figure.axis());
+            if (CompareCharts.span(data) > 10) {
+                LogAxis log = new LogAxis(figure.axis());
+                log.setBase(10);
+                log.setTickUnit(new NumberTickUnit(1));
+                log.setMinorTickCount(9);
+                log.setMinorTickMarksVisible(true);
+                log.setNumberFormatOverride(new DecimalFormat("#,##0.#"));
+                value = log;
+            }
             XYPlot plot = new XYPlot(data, channels, value, renderer);
             plot.setBackgroundPaint(Color.WHITE);
             plot.setDomainGridlinePaint(Color.LIGHT_GRAY);

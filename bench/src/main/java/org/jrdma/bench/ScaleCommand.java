@@ -72,6 +72,9 @@ final class ScaleCommand implements Callable<Integer> {
     @Option(names = "--compare", paramLabel = "NAME=CSV", description = "an earlier run's --csv, drawn beside this one")
     Map<String, Path> compare = new LinkedHashMap<>();
 
+    @Option(names = "--only-plot", description = "run nothing: draw the --compare runs into --plot")
+    boolean onlyPlot;
+
     /** One burst's figures. */
     record Row(int channels, double setupPerSecond, long rssBefore, long rssOpen, long rssStreamed, long rssClosed,
                int fdsBefore, int fdsOpen, int fdsClosed, double gbitPerSecond, double cpuMicrosPerMessage) {
@@ -102,6 +105,13 @@ final class ScaleCommand implements Callable<Integer> {
         Map<String, List<Row>> runs = new LinkedHashMap<>();
         for (Map.Entry<String, Path> earlier : compare.entrySet()) {
             runs.put(earlier.getKey(), readCsv(earlier.getValue()));
+        }
+        if (onlyPlot) {
+            if (plot == null || runs.isEmpty()) {
+                throw new IllegalArgumentException("--only-plot needs --plot and at least one --compare");
+            }
+            System.out.println("charts: " + ScaleCharts.draw(runs, plot));
+            return 0;
         }
         PrintStream out = System.out;
         RdmaConfig config = RdmaConfig.fromEnvironment();
