@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "context/native_heap.h"
 
 namespace jrdma {
 
@@ -80,6 +81,7 @@ class ChannelTable {
     slots_[index].store(nullptr, std::memory_order_release);
     generations_[index] = static_cast<uint16_t>(generations_[index] == 0xffff ? 1 : generations_[index] + 1);
     free_indexes_.push_back(index);  // within its capacity (insert)
+    NativeHeap::channel_gone();
     return std::unique_ptr<Entry>(entry);
   }
 

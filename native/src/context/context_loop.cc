@@ -11,6 +11,7 @@
 #include <cerrno>
 
 #include "base/error.h"
+#include "context/native_heap.h"
 
 namespace jrdma {
 
@@ -105,6 +106,7 @@ void ContextLoop::tick_if_due() {
   if (now < next_tick_) return;
   next_tick_ = now + std::chrono::milliseconds(kTickMs);
   driver_.tick(now);
+  NativeHeap::trim_if_channels_went(now);
 }
 
 // Channels whose rendezvous transfers waited for the receive budget try again once bytes came back

@@ -395,13 +395,13 @@ TEST(HostilePeer, NoRingIsMappedBeforeTheProof) {
 // Whoever connects to the handover socket may leave descriptors and connections there: bounded,
 // and gone after the timeout; a message that is not one descriptor and a ticket is not kept.
 TEST(HostilePeer, TheHandoverSocketHoldsABoundedNumberOfThingsForABoundedTime) {
-  tcp::ShmHandover handover(0);  // port 0: a name of its own for the test
+  tcp::ShmHandover handover(0, 64);  // port 0: a name of its own for the test; 64 pending at most
   int file = ::memfd_create("left-behind", MFD_CLOEXEC);
   uint8_t ticket[wire::kShmTicketSize] = {1};
   int offered = 0;
   for (int i = 0; i < 200; ++i) offered += tcp::ShmHandover::offer(0, ticket, file) ? 1 : 0;
   EXPECT_EQ(-1, handover.claim(reinterpret_cast<const uint8_t*>("another ticket of thirty-two b.")));
-  EXPECT_LE(handover.waiting(), tcp::ShmHandover::kMaxWaiting);
+  EXPECT_LE(handover.waiting(), handover.max_waiting());
   EXPECT_LT(offered, 200) << "beyond the bound the backlog fills and offers fail";
   handover.expire(std::chrono::steady_clock::now() + std::chrono::hours(1), std::chrono::milliseconds(1));
   EXPECT_EQ(0u, handover.waiting()) << "all expired";

@@ -38,13 +38,13 @@ bool same_user(int fd) {
 
 }  // namespace
 
-ShmHandover::ShmHandover(uint16_t port) {
+ShmHandover::ShmHandover(uint16_t port, std::size_t max_waiting) : max_waiting_(max_waiting) {
   fd_ = ::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd_ < 0) throw_errno("socket(AF_UNIX) for shared-memory handovers", errno);
   sockaddr_un address;
   socklen_t length = abstract_address(port, &address);
   if (::bind(fd_, reinterpret_cast<sockaddr*>(&address), length) != 0 ||
-      ::listen(fd_, static_cast<int>(kMaxWaiting)) != 0) {
+      ::listen(fd_, static_cast<int>(max_waiting_)) != 0) {
     int error = errno;
     ::close(fd_);
     throw_errno("listening for shared-memory handovers of port " + std::to_string(port), error);
@@ -91,7 +91,7 @@ void ShmHandover::collect() {
                                  return true;
                                }),
                 unread_.end());
-  while (waiting() < kMaxWaiting) {
+  while (waiting() < max_waiting_) {
     int connection = ::accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (connection < 0) return;  // EAGAIN: nothing more (or the client gave up)
     if (!same_user(connection)) {
@@ -128,7 +128,7 @@ bool ShmHandover::read_message(int connection) {
     }
   }
   bool whole = n == static_cast<ssize_t>(kTicketSize) && (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) == 0;
-  if (whole && received.size() == 1 && arrived_.size() < kMaxWaiting) {
+  if (whole && received.size() == 1 && arrived_.size() < max_waiting_) {
     arrived.fd = received[0];
     arrived.at = std::chrono::steady_clock::now();
     arrived_.push_back(arrived);

@@ -22,11 +22,13 @@ namespace jrdma::tcp {
 class ShmHandover {
  public:
   static constexpr std::size_t kTicketSize = wire::kShmTicketSize;
-  static constexpr std::size_t kMaxWaiting = 64;  // descriptors and connections not yet claimed
 
-  // Server: listens for `port`'s handovers. Throws RdmaError with the errno (EADDRINUSE: another
-  // listener of this host took the name; the TCP listener then offers no shared memory).
-  explicit ShmHandover(uint16_t port);
+  // Server: listens for `port`'s handovers, holding at most `max_waiting` descriptors and
+  // connections not yet claimed (the listener's bound on pending connections: each of those may have
+  // handed over its rings; a burst of that many connects must not find the backlog full). Throws
+  // RdmaError with the errno (EADDRINUSE: another listener of this host took the name; the TCP
+  // listener then offers no shared memory).
+  ShmHandover(uint16_t port, std::size_t max_waiting);
   ~ShmHandover();
   ShmHandover(const ShmHandover&) = delete;
   ShmHandover& operator=(const ShmHandover&) = delete;
@@ -36,6 +38,7 @@ class ShmHandover {
   // Closes what waited longer than `timeout`.
   void expire(std::chrono::steady_clock::time_point now, std::chrono::milliseconds timeout);
   std::size_t waiting() const noexcept { return arrived_.size() + unread_.size(); }
+  std::size_t max_waiting() const noexcept { return max_waiting_; }
 
   // Client: hands `fd` with `ticket` to the server of `port` on this host, if one of this user
   // listens. False (errno set) when there is none or it cannot take it now.
@@ -56,6 +59,7 @@ class ShmHandover {
   bool read_message(int connection);
 
   int fd_;
+  const std::size_t max_waiting_;
   std::vector<Arrived> arrived_;
   std::vector<Unread> unread_;
 };

@@ -90,7 +90,7 @@ TcpListener* TcpContext::listen(const sockaddr* address, socklen_t length, const
   listener->port = ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);  // same offset for IPv6
   if (shared_memory_ != SharedMemory::kOff) {
     try {
-      listener->handover = std::make_unique<ShmHandover>(listener->port);
+      listener->handover = std::make_unique<ShmHandover>(listener->port, max_pending);
     } catch (const RdmaError&) {
       // Another listener of this host holds this port's handover name: its clients stay on TCP.
     }

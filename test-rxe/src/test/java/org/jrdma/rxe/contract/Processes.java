@@ -28,13 +28,20 @@ public final class Processes {
      * with the class path the host built for it, under Maven (before that file exists) with this JVM's.
      */
     public static List<String> java(Class<?> main, List<String> args) throws IOException {
+        return java(main, List.of(), args);
+    }
+
+    /** As {@link #java(Class, List)}, with options for the JVM (e.g. its heap). */
+    public static List<String> java(Class<?> main, List<String> jvmOptions, List<String> args) throws IOException {
         Path repo = Path.of(System.getProperty("jrdma.repo", "."));
         Path vmClassPath = repo.resolve("test-rxe/target/vm/classpath.txt");
         String classPath = !Files.exists(vmClassPath)
                 ? System.getProperty("java.class.path")
                 : repo.resolve("test-rxe/target/test-classes") + ":" + Files.readString(vmClassPath).trim();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", classPath, main.getName()));
+                "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", classPath, main.getName()));
         command.addAll(args);
         return command;
     }
@@ -65,7 +72,13 @@ public final class Processes {
     /** A JVM running {@code main} with {@code environment} added to this one's; its output lines arrive in {@code lines}. */
     public static Process startJava(BlockingQueue<String> lines, Class<?> main, List<String> args,
                                     Map<String, String> environment) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(Processes.java(main, args)).redirectErrorStream(true);
+        return startJava(lines, main, List.of(), args, environment);
+    }
+
+    /** As above, with options for the JVM. */
+    public static Process startJava(BlockingQueue<String> lines, Class<?> main, List<String> jvmOptions,
+                                    List<String> args, Map<String, String> environment) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(Processes.java(main, jvmOptions, args)).redirectErrorStream(true);
         builder.environment().putAll(environment);
         Process process = builder.start();
         Thread reader = new Thread(() -> {

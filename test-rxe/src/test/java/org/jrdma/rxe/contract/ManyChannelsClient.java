@@ -1,0 +1,155 @@
+package org.jrdma.rxe.contract;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.jrdma.Rdma;
+import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaContext;
+import org.jrdma.RegisteredBuffer;
+
+/**
+ * The measuring side of {@link ManyChannelsContract}, a JVM of its own whose heap is fixed and touched
+ * from the start (the contract starts it so), so that its resident memory changes only by what lies
+ * outside the heap. Arguments: {@code SERVER_HOST SERVER_PORT LOCAL_HOST CHANNELS BOUND_BYTES}, the
+ * transport from {@code RDMA_TRANSPORT} (and {@code RDMA_DEVICE}). Opens one channel and closes it
+ * (what is made once per process is made then), takes the baseline, opens CHANNELS channels (at most
+ * 256 connecting), sends a message on each and waits for every answer, closes them all, and waits (up
+ * to 20 s each: loops close sockets and free memory after close() returned) until the open files are
+ * back and the resident memory within BOUND_BYTES of the baseline. Prints "RESULT files BEFORE AFTER
+ * resident BEFORE AFTER" and exits 0, or "FAILED class: message" and exits 1.
+ */
+public final class ManyChannelsClient {
+    private static final long WAIT_S = 300;
+
+    private ManyChannelsClient() {
+    }
+
+    public static void main(String[] args) {
+        try {
+            InetSocketAddress server = new InetSocketAddress(args[0], Integer.parseInt(args[1]));
+            InetAddress local = InetAddress.getByName(args[2]);
+            int n = Integer.parseInt(args[3]);
+            long bound = Long.parseLong(args[4]);
+            try (RdmaContext context = Rdma.open(RdmaConfig.fromEnvironment())) {
+                RegisteredBuffer request = context.allocate(64);
+                connectCarryAndClose(context, server, local, request, 1);
+                settle();
+                int filesBefore = openFiles();
+                Set<String> filesBeforeNamed = namedFiles();
+                long residentBefore = resident();
+                connectCarryAndClose(context, server, local, request, n);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (openFiles() > filesBefore && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                settle();
+                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (resident() - residentBefore >= bound && System.nanoTime() < deadline) {
+                    Thread.sleep(200);
+                }
+                Set<String> left = namedFiles();
+                left.removeAll(filesBeforeNamed); // named in the result, to say what stayed open
+                System.out.println("RESULT files " + filesBefore + " " + openFiles() + " resident " + residentBefore + " "
+                        + resident() + (left.isEmpty() ? "" : " new files " + left));
+            }
+        } catch (Throwable t) {
+            System.out.println("FAILED " + t.getClass().getName() + ": " + t.getMessage());
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    /** Opens n channels, sends one message on each and waits for every answer, then closes them all. */
+    private static void connectCarryAndClose(RdmaContext context, InetSocketAddress server, InetAddress local,
+                                             RegisteredBuffer request, int n) throws Exception {
+        AtomicInteger answers = new AtomicInteger();
+        Semaphore connecting = new Semaphore(256); // within the peer's maxPendingConnections (1024)
+        List<CompletableFuture<RdmaChannel>> connects = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            if (!connecting.tryAcquire(WAIT_S, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no connect completed in " + WAIT_S + " s");
+            }
+            CompletableFuture<RdmaChannel> connect = context.connect(server, local, (channel, m) -> answers.incrementAndGet());
+            connect.whenComplete((channel, error) -> connecting.release());
+            connects.add(connect);
+        }
+        List<RdmaChannel> channels = new ArrayList<>(n);
+        try {
+            for (CompletableFuture<RdmaChannel> connect : connects) {
+                channels.add(connect.get(WAIT_S, TimeUnit.SECONDS));
+            }
+            for (RdmaChannel channel : channels) {
+                channel.send(request, 0, 64);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+            while (answers.get() < n && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            if (answers.get() != n) {
+                throw new IllegalStateException(answers.get() + " answers on " + n + " channels");
+            }
+        } finally {
+            channels.forEach(RdmaChannel::close);
+        }
+        for (RdmaChannel channel : channels) {
+            channel.closeFuture().get(WAIT_S, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Direct buffers whose owners are gone give their memory back once the collector ran. */
+    private static void settle() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * Open descriptors of the kinds channels hold: sockets, pipes, anonymous inodes (epoll, eventfd)
+     * and memory files (rings). Files the class loader opens on first use (a jar) are not counted.
+     */
+    private static int openFiles() throws IOException {
+        return (int) namedFiles().stream().filter(f -> {
+            String target = f.substring(f.indexOf(" -> ") + 4);
+            return target.startsWith("socket:") || target.startsWith("pipe:") || target.startsWith("anon_inode:")
+                    || target.startsWith("/memfd:");
+        }).count();
+    }
+
+    /** Each open descriptor as "fd -> target". */
+    private static Set<String> namedFiles() throws IOException {
+        Set<String> named = new TreeSet<>();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    named.add(fd.getFileName() + " -> " + Files.readSymbolicLink(fd));
+                } catch (IOException gone) {
+                    // closed while listing (the listing's own descriptor, among others)
+                }
+            }
+        }
+        return named;
+    }
+
+    private static long resident() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+            }
+        }
+        throw new IOException("no VmRSS in /proc/self/status");
+    }
+}
