@@ -1,6 +1,7 @@
 package org.jrdma.rxe.contract;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -43,6 +44,11 @@ public final class ManyChannelsClient {
             InetAddress local = InetAddress.getByName(args[2]);
             int n = Integer.parseInt(args[3]);
             long bound = Long.parseLong(args[4]);
+            var os = (com.sun.management.UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            if (os.getMaxFileDescriptorCount() < n + 200L) {
+                throw new IllegalStateException(n + " channels need about " + (n + 200) + " descriptors; this process may"
+                        + " open " + os.getMaxFileDescriptorCount() + " (raise the hard limit: ulimit -Hn)");
+            }
             try (RdmaContext context = Rdma.open(RdmaConfig.fromEnvironment())) {
                 RegisteredBuffer request = context.allocate(64);
                 connectCarryAndClose(context, server, local, request, 1);
