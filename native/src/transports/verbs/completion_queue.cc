@@ -12,6 +12,8 @@ CompletionQueue::CompletionQueue(ibv_context* context, int entries, ibv_comp_cha
   cq_ = ibv_create_cq(context, entries, nullptr, channel, 0);
   if (cq_ == nullptr) throw_errno("ibv_create_cq(cqe=" + std::to_string(entries) + ")", errno != 0 ? errno : ENOMEM);
   capacity_.store(cq_->cqe, std::memory_order_relaxed);
+  ibv_device_attr attr{};
+  max_entries_ = ibv_query_device(context, &attr) == 0 && attr.max_cqe > 0 ? attr.max_cqe : cq_->cqe;
 }
 
 CompletionQueue::~CompletionQueue() { release(); }
@@ -30,7 +32,14 @@ void CompletionQueue::event_received() noexcept {
 void CompletionQueue::reserve(int entries) {
   int needed = reserved_ + entries;
   if (needed > capacity()) {
+    if (needed > max_entries_) {
+      throw RdmaError(ErrorKind::kNative,
+                      "the completion queue would need " + std::to_string(needed) +
+                          " entries; the device holds at most " + std::to_string(max_entries_) + " (max_cqe)",
+                      ENOSPC);
+    }
     int target = needed > 2 * capacity() ? needed : 2 * capacity();
+    if (target > max_entries_) target = max_entries_;
     if (int rc = ibv_resize_cq(cq_, target); rc != 0)
       throw_errno("ibv_resize_cq(cqe=" + std::to_string(target) + ")", rc);
     capacity_.store(cq_->cqe, std::memory_order_relaxed);

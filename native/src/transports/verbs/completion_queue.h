@@ -27,12 +27,16 @@ class CompletionQueue {
   int release() noexcept;
 
   // Entries promised to queue pairs on this CQ: it grows (ibv_resize_cq) before a queue pair
-  // could overrun it, since an overrun loses completions silently. Loop thread only.
+  // could overrun it, since an overrun loses completions silently — doubling, but never past the
+  // device's max_cqe. Loop thread only. Beyond max_cqe: RdmaError with ENOSPC (the context holds
+  // no more channels of this queue depth).
   void reserve(int entries);
+  int max_entries() const noexcept { return max_entries_; }
   void unreserve(int entries) noexcept { reserved_ -= entries; }
 
  private:
   int reserved_ = 0;
+  int max_entries_ = 0;  // the device's max_cqe
   static constexpr unsigned kAckBatch = 64;
   ibv_cq* cq_ = nullptr;
   unsigned unacked_events_ = 0;

@@ -31,6 +31,9 @@ import org.jrdma.RouteResolutionException;
  * The texts live here only; native code reports codes.
  */
 final class ConnectionFailures {
+    /** errno: the completion queue cannot grow past the device's max_cqe (verbs_context: CompletionQueue::reserve). */
+    private static final int ENOSPC = 28;
+
     private static final String[] REASONS = {"none", "malformed handshake", "protocol version mismatch",
         "eager buffer size mismatch", "receive credits out of range", "connection arrived on another device",
         "server is closing", "server could not allocate the channel", "connection arrived on another port of the device",
@@ -199,6 +202,11 @@ final class ConnectionFailures {
             case NativeCodes.FAILURE_CONNECT:
                 return new ConnectionException(to + ": connection error (cm status " + status + ")", Math.abs(status));
             case NativeCodes.FAILURE_SETUP:
+                if (status == ENOSPC) {
+                    return new ConnectionException(to + ": the context's completion queue is full: the device holds at most"
+                            + " max_cqe entries and every channel takes 2 x queueDepth of them; lower queueDepth"
+                            + " (RDMA_QUEUE_DEPTH) or spread the channels over more contexts", status);
+                }
                 return new ConnectionException(to + ": setting up the queue pair failed (errno " + status + "): the device"
                         + " refused the queue pair or one of its configured attributes (RDMA_MTU, RDMA_GID_INDEX, RDMA_SL,"
                         + " RDMA_TRAFFIC_CLASS, RDMA_PKEY; the first two need a global route on InfiniBand)", status);
