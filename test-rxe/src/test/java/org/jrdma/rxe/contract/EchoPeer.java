@@ -15,7 +15,7 @@ import org.jrdma.RegisteredBuffer;
 /**
  * The other side of {@link ManyChannelsContract}, a JVM of its own (a context holding thousands of
  * channels needs thousands of descriptors; two contexts in one process would need twice as many):
- * listens on {@code HOST PORT} with the transport of {@code RDMA_TRANSPORT}, answers every message
+ * listens on {@code HOST PORT} with the transport and device of {@code RDMA_*}, answers every message
  * with one byte, prints "LISTENING" and, for every thousand channels that opened or closed, "OPEN n" /
  * "CLOSED n"; ends when its standard input does. A failure prints "FAILED class: message" and exits with 1.
  */
@@ -24,8 +24,7 @@ public final class EchoPeer {
     }
 
     public static void main(String[] args) throws IOException {
-        try (RdmaContext context = Rdma.open(RdmaConfig.builder().transport(RdmaConfig.fromEnvironment().transport())
-                .maxPendingConnections(1024).build())) {
+        try (RdmaContext context = Rdma.open(RdmaConfig.fromEnvironment().toBuilder().maxPendingConnections(1024).build())) {
             RegisteredBuffer reply = context.allocate(64);
             AtomicInteger opened = new AtomicInteger();
             AtomicInteger closed = new AtomicInteger();

@@ -31,6 +31,11 @@ public abstract class ManyChannelsContract {
     /** How many channels the context holds at once. */
     protected abstract int channels();
 
+    /** The channels' queue depth on both sides (RDMA_QUEUE_DEPTH); 0: the default. */
+    protected int queueDepth() {
+        return 0;
+    }
+
     @AfterEach
     void endPeers() throws Exception {
         for (Process process : processes) {
@@ -45,10 +50,9 @@ public abstract class ManyChannelsContract {
     void thousandsOfChannelsOpenCarryAMessageEachAndCloseGivingBackEveryDescriptorAndTheirMemory() throws Exception {
         fabric().require();
         InetSocketAddress at = fabric().nextAddress();
-        Map<String, String> env = new HashMap<>(Map.of("RDMA_TRANSPORT", fabric().name().toLowerCase()));
         BlockingQueue<String> peerLines = new LinkedBlockingQueue<>();
         processes.add(Processes.startJava(peerLines, EchoPeer.class,
-                List.of(at.getAddress().getHostAddress(), String.valueOf(at.getPort())), env));
+                List.of(at.getAddress().getHostAddress(), String.valueOf(at.getPort())), environment(true)));
         await(peerLines, new ArrayList<>(), "LISTENING");
 
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -57,7 +61,7 @@ public abstract class ManyChannelsContract {
                 List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch", "-XX:+UseSerialGC"),
                 List.of(at.getAddress().getHostAddress(), String.valueOf(at.getPort()),
                         fabric().clientAddress().getHostAddress(), String.valueOf(channels()),
-                        String.valueOf(ResourceBaseline.MEMORY_BOUND)), env));
+                        String.valueOf(ResourceBaseline.MEMORY_BOUND)), environment(false)));
         String line = await(lines, seen, "RESULT");
         System.out.println(fabric() + ", " + channels() + " channels: " + line); // the figures, in the test's output
         String[] result = line.split(" ");
@@ -70,6 +74,19 @@ public abstract class ManyChannelsContract {
         assertTrue(grown < ResourceBaseline.MEMORY_BOUND, "resident memory grew by " + (grown >> 20) + " MiB over "
                 + channels() + " channels opened and closed (" + (residentBefore >> 20) + " -> " + (residentAfter >> 20)
                 + " MiB)");
+    }
+
+    /** The transport, and over verbs each side's device and the emulated guest's ACK timeout (as Fabric's). */
+    private Map<String, String> environment(boolean server) {
+        Map<String, String> env = new HashMap<>(Map.of("RDMA_TRANSPORT", fabric().name().toLowerCase()));
+        if (queueDepth() > 0) {
+            env.put("RDMA_QUEUE_DEPTH", String.valueOf(queueDepth()));
+        }
+        if (fabric() == Fabric.VERBS) {
+            env.put("RDMA_DEVICE", server ? RxeEnvironment.serverDevice() : RxeEnvironment.clientDevice());
+            env.put("RDMA_TIMEOUT", "18");
+        }
+        return env;
     }
 
     private static String await(BlockingQueue<String> lines, List<String> seen, String prefix) throws InterruptedException {
