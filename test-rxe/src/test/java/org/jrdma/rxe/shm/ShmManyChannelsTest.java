@@ -4,9 +4,11 @@ import org.jrdma.rxe.contract.Fabric;
 import org.jrdma.rxe.contract.ManyChannelsContract;
 import org.junit.jupiter.api.Tag;
 
-/** Two thousand channels over shared memory in one context (runs on the host in mvn verify; each also holds its rings
- * and their descriptors until it opened, and the loop looks at every channel's rings on every turn — docs/performance.md,
- * "Many channels"). */
+/**
+ * Two thousand channels over shared memory in one context (runs on the host in mvn verify). Fewer than
+ * over TCP: the loop looks at every shared-memory channel's rings on every turn (docs/performance.md,
+ * "Many channels").
+ */
 @Tag("shm")
 class ShmManyChannelsTest extends ManyChannelsContract {
     @Override
