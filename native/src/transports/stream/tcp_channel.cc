@@ -134,7 +134,8 @@ void TcpChannel::grant_remote_access() {
 // ---- the byte stream --------------------------------------------------------------------------------
 
 void TcpChannel::trim_if_idle() {
-  uint64_t moved = moved_.load(std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(mutex_);
+  uint64_t moved = transmits_ + receives_done_;
   if (moved != moved_at_last_tick_) {
     moved_at_last_tick_ = moved;
     idle_ticks_ = 0;
@@ -143,14 +144,13 @@ void TcpChannel::trim_if_idle() {
   }
   if (trimmed_ || ++idle_ticks_ < kIdleTicksBeforeTrim) return;
   if (in_payload_ || header_received_ != 0 || input_begin_ < input_end_) return;  // a frame or bytes in hand
-  std::lock_guard<std::mutex> lock(mutex_);
   if (!output_.empty()) return;  // the staging buffer may hold what goes out next
   buffers_.discard();
   trimmed_ = true;
 }
 
 long TcpChannel::transmit(const iovec* parts, int count) {
-  moved_.fetch_add(1, std::memory_order_relaxed);
+  ++transmits_;  // under mutex_ (write_front_locked)
   if (!output_in_rings_) {
     msghdr message{};
     message.msg_iov = const_cast<iovec*>(parts);
@@ -167,7 +167,7 @@ long TcpChannel::transmit(const iovec* parts, int count) {
 }
 
 long TcpChannel::receive(uint8_t* into, std::size_t length) {
-  moved_.fetch_add(1, std::memory_order_relaxed);
+  ++receives_done_;  // loop thread
   if (!input_in_rings_) return ::recv(fd_, into, length, 0);
   long got = pipe_->read(into, length);
   if (got < 0) {

@@ -188,7 +188,10 @@ class TcpChannel : public ChannelTransport {
   uint8_t* staging() const noexcept { return buffers_.data(); }  // table memory on its way out (under mutex_)
   uint8_t* payload_staging() const noexcept { return buffers_.data() + kStagingBytes; }  // loop thread
   uint8_t* input() const noexcept { return buffers_.data() + 2 * kStagingBytes; }        // loop thread
-  std::atomic<uint64_t> moved_{0};   // transmits and receives so far (any thread): activity for trim_if_idle()
+  // Activity for trim_if_idle(), counted where each side runs anyway, without an atomic on the hot
+  // path: transmits under mutex_ (any thread), receives on the loop thread.
+  uint64_t transmits_ = 0;
+  uint64_t receives_done_ = 0;
   uint64_t moved_at_last_tick_ = 0;  // loop thread, as the following
   int idle_ticks_ = 0;
   bool trimmed_ = true;  // nothing is resident yet

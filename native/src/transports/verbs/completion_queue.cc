@@ -7,13 +7,12 @@
 
 namespace jrdma::verbs {
 
-CompletionQueue::CompletionQueue(ibv_context* context, int entries, ibv_comp_channel* channel) {
+CompletionQueue::CompletionQueue(ibv_context* context, int entries, int max_entries, ibv_comp_channel* channel) {
   errno = 0;
   cq_ = ibv_create_cq(context, entries, nullptr, channel, 0);
   if (cq_ == nullptr) throw_errno("ibv_create_cq(cqe=" + std::to_string(entries) + ")", errno != 0 ? errno : ENOMEM);
   capacity_.store(cq_->cqe, std::memory_order_relaxed);
-  ibv_device_attr attr{};
-  max_entries_ = ibv_query_device(context, &attr) == 0 && attr.max_cqe > 0 ? attr.max_cqe : cq_->cqe;
+  max_entries_ = max_entries > 0 ? max_entries : cq_->cqe;
 }
 
 CompletionQueue::~CompletionQueue() { release(); }

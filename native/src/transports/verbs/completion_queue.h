@@ -10,7 +10,8 @@ namespace jrdma::verbs {
 
 class CompletionQueue {
  public:
-  CompletionQueue(ibv_context* context, int entries, ibv_comp_channel* channel);
+  // `max_entries`: the device's max_cqe, the most the queue may grow to.
+  CompletionQueue(ibv_context* context, int entries, int max_entries, ibv_comp_channel* channel);
   ~CompletionQueue();
   CompletionQueue(const CompletionQueue&) = delete;
   CompletionQueue& operator=(const CompletionQueue&) = delete;

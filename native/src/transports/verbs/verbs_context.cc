@@ -18,22 +18,27 @@ void set_nonblocking(int fd, const char* what) {
   if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) throw_errno(std::string("fcntl(") + what + ")", errno);
 }
 
+ibv_device_attr query_device(ibv_context* device, const std::string& name) {
+  ibv_device_attr attr{};
+  if (int rc = ibv_query_device(device, &attr); rc != 0) throw_errno("ibv_query_device(" + name + ")", rc);
+  return attr;
+}
+
 }  // namespace
 
 VerbsContext::VerbsContext(const ContextOptions& options)
     : name_(options.device_name),
       device_(options.device_name),
+      attributes_(query_device(device_.get(), name_)),
       pd_(device_.get()),
       channel_(device_.get()),
-      cq_(device_.get(), options.cq_entries, channel_.get()),
+      cq_(device_.get(), options.cq_entries, attributes_.max_cqe, channel_.get()),
       blocks_(pd_.get(), kKeptChannelBlocks),
       pending_(options.max_pending_connections),
       loop_(*this, options.adaptive_spin_us, options.receive_budget),
       channels_(options.device_name) {
   {
-    ibv_device_attr attr{};
-    if (int rc = ibv_query_device(device_.get(), &attr); rc != 0) throw_errno("ibv_query_device(" + name_ + ")", rc);
-    max_rd_atomic_ = std::max(1, std::min(16, std::min(attr.max_qp_rd_atom, attr.max_qp_init_rd_atom)));
+    max_rd_atomic_ = std::max(1, std::min(16, std::min(attributes_.max_qp_rd_atom, attributes_.max_qp_init_rd_atom)));
     ibv_port_attr port{};
     if (ibv_query_port(device_.get(), static_cast<uint8_t>(options.port), &port) == 0 && port.max_msg_sz > 0) {
       max_read_ = port.max_msg_sz;

@@ -171,6 +171,7 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
 
   std::string name_;
   verbs::RdmaCmDevice device_;
+  const ibv_device_attr attributes_;  // the device's limits, queried once
   verbs::ProtectionDomain pd_;
   verbs::CompletionChannel channel_;
   verbs::CompletionQueue cq_;

@@ -28,21 +28,21 @@ import org.jfree.data.xy.XYSeriesCollection;
  */
 final class ScaleCharts {
     private record Figure(String file, String title, String axis, ToDoubleFunction<ScaleCommand.Row> value,
-                          boolean dashedSecond, ToDoubleFunction<ScaleCommand.Row> second, String secondName) {
+                          ToDoubleFunction<ScaleCommand.Row> second, String secondName) {
     }
 
     private static final List<Figure> FIGURES = List.of(
             new Figure("memory.png", "resident memory per channel pair", "KiB per pair (open; dashed: after streaming)",
-                    r -> r.bytesPerChannelPair() / 1024.0, true, r -> r.bytesPerChannelPairStreamed() / 1024.0,
+                    r -> r.bytesPerChannelPair() / 1024.0, r -> r.bytesPerChannelPairStreamed() / 1024.0,
                     "after streaming"),
             new Figure("closed.png", "resident memory left after the channels closed", "MiB more than before the burst",
-                    r -> (r.rssClosed() - r.rssBefore()) / 1048576.0, false, null, null),
-            new Figure("setup.png", "channels set up per second", "channels/s", ScaleCommand.Row::setupPerSecond, false,
-                    null, null),
+                    r -> (r.rssClosed() - r.rssBefore()) / 1048576.0, null, null),
+            new Figure("setup.png", "channels set up per second", "channels/s", ScaleCommand.Row::setupPerSecond, null,
+                    null),
             new Figure("throughput.png", "aggregate throughput while every channel streams", "Gbit/s",
-                    ScaleCommand.Row::gbitPerSecond, false, null, null),
+                    ScaleCommand.Row::gbitPerSecond, null, null),
             new Figure("cpu.png", "process CPU per message while every channel streams", "CPU us per message",
-                    ScaleCommand.Row::cpuMicrosPerMessage, false, null, null));
+                    ScaleCommand.Row::cpuMicrosPerMessage, null, null));
 
     private ScaleCharts() {
     }

@@ -13,10 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.jrdma.ChannelHandler;
 import org.jrdma.Rdma;
@@ -151,12 +151,12 @@ final class ScaleCommand implements Callable<Integer> {
         long rssBefore = ProcessMemory.residentBytes();
         int fdsBefore = ProcessMemory.openFiles();
         LongAdder received = new LongAdder();
-        AtomicInteger serverOpen = new AtomicInteger();
-        AtomicInteger serverClosed = new AtomicInteger();
+        CountDownLatch serverOpen = new CountDownLatch(n);
+        CountDownLatch serverClosed = new CountDownLatch(n);
         ChannelHandler counting = new ChannelHandler() {
             @Override
             public void onOpen(RdmaChannel channel) {
-                serverOpen.incrementAndGet();
+                serverOpen.countDown();
             }
 
             @Override
@@ -166,7 +166,7 @@ final class ScaleCommand implements Callable<Integer> {
 
             @Override
             public void onClose(RdmaChannel channel, Throwable cause) {
-                serverClosed.incrementAndGet();
+                serverClosed.countDown();
             }
         };
         var address = new InetSocketAddress(PingPongCommand.gidAddress(serverContext), 0);
@@ -192,7 +192,7 @@ final class ScaleCommand implements Callable<Integer> {
             for (CompletableFuture<RdmaChannel> connect : connects) {
                 channels.add(connect.get(120, TimeUnit.SECONDS));
             }
-            awaitCount(serverOpen, n, "server-side channels open");
+            await(serverOpen, n, "server-side channels open");
             setupPerSecond = n / ((System.nanoTime() - start) / 1e9);
             rssOpen = ProcessMemory.residentBytes();
             fdsOpen = ProcessMemory.openFiles();
@@ -205,7 +205,7 @@ final class ScaleCommand implements Callable<Integer> {
             for (RdmaChannel channel : channels) {
                 channel.closeFuture().get(60, TimeUnit.SECONDS);
             }
-            awaitCount(serverClosed, n, "server-side channels closed");
+            await(serverClosed, n, "server-side channels closed");
             channels.clear();
         } finally {
             channels.forEach(RdmaChannel::close);
@@ -238,7 +238,7 @@ final class ScaleCommand implements Callable<Integer> {
     private double[] stream(RdmaContext ctx, List<RdmaChannel> channels, LongAdder received) throws Exception {
         RegisteredBuffer payload = ctx.allocate(size);
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        AtomicInteger inFlight = new AtomicInteger();
+        CountDownLatch chains = new CountDownLatch(channels.size() * window); // each ends once: time up or failed
         CompletableFuture<Void> failed = new CompletableFuture<>();
         long receivedBefore = received.sum();
         long cpuBefore = os.getProcessCpuTime();
@@ -246,16 +246,11 @@ final class ScaleCommand implements Callable<Integer> {
         long end = start + TimeUnit.SECONDS.toNanos(seconds);
         for (RdmaChannel channel : channels) {
             for (int i = 0; i < window; i++) {
-                inFlight.incrementAndGet();
-                CallbackChain.post(() -> sendUntil(channel, payload, end, inFlight, failed));
+                CallbackChain.post(() -> sendUntil(channel, payload, end, chains, failed));
             }
         }
-        long deadline = end + TimeUnit.SECONDS.toNanos(60);
-        while (inFlight.get() > 0 && !failed.isDone()) {
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException(inFlight.get() + " sends still in flight 60 s after the streaming time");
-            }
-            Thread.sleep(1);
+        if (!chains.await(seconds + 60L, TimeUnit.SECONDS)) {
+            throw new TimeoutException(chains.getCount() + " sends still in flight 60 s after the streaming time");
         }
         if (failed.isDone()) {
             failed.get(); // throws the first send's failure
@@ -267,27 +262,23 @@ final class ScaleCommand implements Callable<Integer> {
         return new double[] {messages * (double) size * 8 / elapsed, messages == 0 ? Double.NaN : cpu / 1e3 / messages};
     }
 
-    private void sendUntil(RdmaChannel channel, RegisteredBuffer payload, long end, AtomicInteger inFlight,
+    private void sendUntil(RdmaChannel channel, RegisteredBuffer payload, long end, CountDownLatch chains,
                            CompletableFuture<Void> failed) {
         channel.send(payload, 0, size).whenComplete((ok, error) -> {
             if (error != null) {
                 failed.completeExceptionally(error);
-                inFlight.decrementAndGet();
+                chains.countDown();
             } else if (System.nanoTime() < end && !failed.isDone()) {
-                CallbackChain.post(() -> sendUntil(channel, payload, end, inFlight, failed));
+                CallbackChain.post(() -> sendUntil(channel, payload, end, chains, failed));
             } else {
-                inFlight.decrementAndGet();
+                chains.countDown();
             }
         });
     }
 
-    private static void awaitCount(AtomicInteger count, int expected, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (count.get() < expected) {
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException(count.get() + " of " + expected + " " + what + " after 120 s");
-            }
-            Thread.sleep(1);
+    private static void await(CountDownLatch latch, int expected, String what) throws Exception {
+        if (!latch.await(120, TimeUnit.SECONDS)) {
+            throw new TimeoutException((expected - latch.getCount()) + " of " + expected + " " + what + " after 120 s");
         }
     }
 

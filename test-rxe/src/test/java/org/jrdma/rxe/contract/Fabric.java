@@ -5,6 +5,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
+import java.util.HashMap;
+import java.util.Map;
 import org.jrdma.RdmaConfig;
 import org.jrdma.Transport;
 
@@ -53,6 +55,20 @@ public enum Fabric {
             config.timeout(18);
         }
         return config;
+    }
+
+    /**
+     * The RDMA_* variables a peer JVM of this fabric opens its context from (RdmaConfig.fromEnvironment):
+     * the transport, and over verbs the device of its side and the emulated guest's ACK timeout, as
+     * {@link #serverConfig} and {@link #clientConfig} choose them.
+     */
+    public Map<String, String> processEnvironment(boolean serverSide) {
+        Map<String, String> env = new HashMap<>(Map.of("RDMA_TRANSPORT", name().toLowerCase()));
+        if (this == VERBS) {
+            env.put("RDMA_DEVICE", serverSide ? RxeEnvironment.serverDevice() : RxeEnvironment.clientDevice());
+            env.put("RDMA_TIMEOUT", "18"); // emulatedVerbs
+        }
+        return env;
     }
 
     /** A fresh address for a server of this fabric (over TCP and shared memory: a port free right now). */

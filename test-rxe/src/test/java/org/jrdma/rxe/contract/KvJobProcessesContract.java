@@ -60,12 +60,7 @@ public abstract class KvJobProcessesContract {
         Map<String, String> env = new HashMap<>(Map.of("RDMA_KV_ROLE", role, "RDMA_KV_NUM_WORKERS", "" + workers,
                 "RDMA_KV_NUM_SERVERS", "" + servers, "RDMA_KV_JOIN_TIMEOUT_MS", "" + TimeUnit.SECONDS.toMillis(WAIT_S),
                 "RDMA_KV_SCHEDULER", scheduler.getAddress().getHostAddress() + ":" + scheduler.getPort()));
-        env.put("RDMA_TRANSPORT", fabric().name().toLowerCase());
-        if (fabric() == Fabric.VERBS) {
-            boolean serverSide = !role.equals("worker");
-            env.put("RDMA_DEVICE", serverSide ? RxeEnvironment.serverDevice() : RxeEnvironment.clientDevice());
-            env.put("RDMA_TIMEOUT", "18"); // the emulated guest's ACK timeout (Fabric.emulatedVerbs)
-        }
+        env.putAll(fabric().processEnvironment(!role.equals("worker")));
         if (role.equals("server")) {
             env.put("RDMA_KV_ADDRESS", fabric().nextAddress().getAddress().getHostAddress());
         } else if (role.equals("worker")) {

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaChannel;
@@ -81,14 +81,14 @@ public final class ManyChannelsClient {
     /** Opens n channels, sends one message on each and waits for every answer, then closes them all. */
     private static void connectCarryAndClose(RdmaContext context, InetSocketAddress server, InetAddress local,
                                              RegisteredBuffer request, int n) throws Exception {
-        AtomicInteger answers = new AtomicInteger();
+        CountDownLatch answers = new CountDownLatch(n);
         Semaphore connecting = new Semaphore(256); // within the peer's maxPendingConnections (1024)
         List<CompletableFuture<RdmaChannel>> connects = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             if (!connecting.tryAcquire(WAIT_S, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("no connect completed in " + WAIT_S + " s");
             }
-            CompletableFuture<RdmaChannel> connect = context.connect(server, local, (channel, m) -> answers.incrementAndGet());
+            CompletableFuture<RdmaChannel> connect = context.connect(server, local, (channel, m) -> answers.countDown());
             connect.whenComplete((channel, error) -> connecting.release());
             connects.add(connect);
         }
@@ -100,12 +100,8 @@ public final class ManyChannelsClient {
             for (RdmaChannel channel : channels) {
                 channel.send(request, 0, 64);
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-            while (answers.get() < n && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            if (answers.get() != n) {
-                throw new IllegalStateException(answers.get() + " answers on " + n + " channels");
+            if (!answers.await(WAIT_S, TimeUnit.SECONDS)) {
+                throw new IllegalStateException((n - answers.getCount()) + " answers on " + n + " channels");
             }
         } finally {
             channels.forEach(RdmaChannel::close);

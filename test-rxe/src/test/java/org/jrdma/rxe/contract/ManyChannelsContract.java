@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -76,15 +75,11 @@ public abstract class ManyChannelsContract {
                 + " MiB)");
     }
 
-    /** The transport, and over verbs each side's device and the emulated guest's ACK timeout (as Fabric's). */
+    /** The fabric's variables for one side, and the queue depth when set. */
     private Map<String, String> environment(boolean server) {
-        Map<String, String> env = new HashMap<>(Map.of("RDMA_TRANSPORT", fabric().name().toLowerCase()));
+        Map<String, String> env = fabric().processEnvironment(server);
         if (queueDepth() > 0) {
             env.put("RDMA_QUEUE_DEPTH", String.valueOf(queueDepth()));
-        }
-        if (fabric() == Fabric.VERBS) {
-            env.put("RDMA_DEVICE", server ? RxeEnvironment.serverDevice() : RxeEnvironment.clientDevice());
-            env.put("RDMA_TIMEOUT", "18");
         }
         return env;
     }
