@@ -1,6 +1,6 @@
 // A channel's own memory (receive ring, header slots, atomic results: ChannelMemoryLayout) as
-// page-aligned anonymous mappings. Java reads received messages through direct ByteBuffers over
-// the ring, and a buffer a careless application kept must never point at unmapped memory, so a
+// page-aligned anonymous mappings, and the Java buffer pool's slabs alike. Java reads received
+// messages through direct ByteBuffers over the ring, and a buffer a careless application kept must never point at unmapped memory, so a
 // block is never unmapped: a freed block's pages are given back to the kernel (MADV_DONTNEED: it
 // reads as zeros and costs no memory) and the block is reused by the next channel of that size.
 #pragma once
@@ -19,6 +19,13 @@ ChannelMemory allocate_channel_memory(std::size_t size);
 // Gives the block's memory back and keeps its addresses for reuse. The block must not be
 // registered any more.
 void free_channel_memory(ChannelMemory memory) noexcept;
+// The same for the Java buffer pool's slabs (NativeContext.allocatePages0): whole 2 MiB pages, aligned
+// and advised as transparent huge pages, so a slab costs one page fault and one device translation
+// entry where the kernel has huge pages to give (a fresh slab was 512 faults: a burst that grew the
+// pool by 250 MiB ran at a third of the rate of one that found it grown). Kept apart from channel
+// blocks, whose pages must stay small (an idle channel touches a few).
+ChannelMemory allocate_pool_pages(std::size_t size);
+void free_pool_pages(ChannelMemory memory) noexcept;
 // Gives the block's pages back to the system and keeps the block: they read as zeros from now on,
 // and cost memory again once touched. Never for registered memory.
 void discard_channel_memory(ChannelMemory memory) noexcept;

@@ -2,10 +2,15 @@
 // and close it, the event loop's wait and wake, memory registration. Glue only.
 #include "jni/context_natives.h"
 
+#include <unistd.h>
+
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
 
+#include "context/channel_memory.h"
 #include "context/context_settings.h"
 #include "jni/context_handle.h"
 #include "jni/exceptions.h"
@@ -94,6 +99,39 @@ void deregister0(JNIEnv* env, jclass, jlong region) {
   });
 }
 
+// Memory for the Java buffer pool's slabs: aligned anonymous mappings from channel_memory.h, never
+// unmapped (a view a program kept must not point at unmapped memory), outside the JVM's
+// direct-memory accounting and not zero-filled up front (allocateDirect wrote every byte of a slab).
+jobject allocatePages0(JNIEnv* env, jclass, jlong length) {
+  jobject buffer = nullptr;
+  guarded<int>(env, 0, [&] {
+    if (length <= 0 || length > std::numeric_limits<jint>::max()) {
+      throw RdmaError(ErrorKind::kIllegalArgument, "pages of " + std::to_string(length) + " bytes");
+    }
+    ChannelMemory memory = allocate_pool_pages(static_cast<std::size_t>(length));
+    buffer = env->NewDirectByteBuffer(memory.base, length);
+    if (buffer == nullptr) free_pool_pages(memory);  // an OutOfMemoryError is pending
+    return 0;
+  });
+  return buffer;
+}
+
+// Gives allocatePages0's pages back (their memory to the system, their addresses kept for reuse);
+// no registration may cover them any more.
+void freePages0(JNIEnv* env, jclass, jlong address, jlong length) {
+  guarded<int>(env, 0, [&] {
+    auto page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    auto start = static_cast<uint64_t>(address);
+    if (start == 0 || length <= 0 || start % page != 0) {
+      throw RdmaError(ErrorKind::kIllegalArgument, "freeing " + std::to_string(length) + " bytes at " +
+                                                       std::to_string(start) + ": not pages of allocatePages0");
+    }
+    free_pool_pages(
+        ChannelMemory{reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(start)), static_cast<std::size_t>(length)});
+    return 0;
+  });
+}
+
 // The address of a direct ByteBuffer (Java cannot read it without internal APIs).
 jlong address0(JNIEnv* env, jclass, jobject buffer) {
   void* address = env->GetDirectBufferAddress(buffer);
@@ -116,6 +154,8 @@ const JNINativeMethod kContextMethods[] = {
     JRDMA_NATIVE(rkey0, "(J)I"),
     JRDMA_NATIVE(deregister0, "(J)V"),
     JRDMA_NATIVE(address0, "(Ljava/nio/ByteBuffer;)J"),
+    JRDMA_NATIVE(allocatePages0, "(J)Ljava/nio/ByteBuffer;"),
+    JRDMA_NATIVE(freePages0, "(JJ)V"),
 };
 
 }  // namespace

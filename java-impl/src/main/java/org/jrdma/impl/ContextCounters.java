@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import javax.management.ObjectName;
 import org.jrdma.ChannelCounters;
@@ -29,15 +30,17 @@ final class ContextCounters implements RdmaContextMXBean {
     private final Supplier<Map<String, Long>> deviceCounters;
     private final IntSupplier cqResizes;
     private final IntSupplier cqCapacity;
+    private final LongSupplier poolBytes;
     private ObjectName name;
 
     ContextCounters(String device, Supplier<Collection<JniChannel>> openChannels, Supplier<Map<String, Long>> deviceCounters,
-                    IntSupplier cqResizes, IntSupplier cqCapacity) {
+                    IntSupplier cqResizes, IntSupplier cqCapacity, LongSupplier poolBytes) {
         this.device = device;
         this.openChannels = openChannels;
         this.deviceCounters = deviceCounters;
         this.cqResizes = cqResizes;
         this.cqCapacity = cqCapacity;
+        this.poolBytes = poolBytes;
     }
 
     /** An operation failed with this status (its name): counted per status, for the context's lifetime. */
@@ -166,5 +169,10 @@ final class ContextCounters implements RdmaContextMXBean {
     @Override
     public int getCompletionQueueCapacity() {
         return cqCapacity.getAsInt();
+    }
+
+    @Override
+    public long getPoolBytes() {
+        return poolBytes.getAsLong();
     }
 }

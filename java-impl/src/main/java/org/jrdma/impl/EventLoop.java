@@ -24,6 +24,7 @@ final class EventLoop implements Runnable {
 
     private final JniContext context;
     private final long handle;
+    private final BufferPool pool; // its idle slabs are retired between turns
     private final int pollMode; // how native code waits: PollMode's ordinal (layout line); CALLER's waits adapt
     private static final int ONE_PASS = PollMode.BUSY.ordinal(); // with timeout 0: one pass, no spin, no sleep
     private final EventRecords records;
@@ -34,9 +35,10 @@ final class EventLoop implements Runnable {
     private volatile boolean stopping;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
 
-    EventLoop(JniContext context, long handle, PollMode pollMode) {
+    EventLoop(JniContext context, long handle, PollMode pollMode, BufferPool pool) {
         this.context = context;
         this.handle = handle;
+        this.pool = pool;
         this.records = new EventRecords(BATCH);
         if (pollMode == PollMode.CALLER) {
             this.pollMode = PollMode.ADAPTIVE.ordinal();
@@ -186,6 +188,7 @@ final class EventLoop implements Runnable {
         }
         // Posts and re-posts queued by the callbacks and tasks of this batch: one native call per channel.
         context.registry().flushDirty();
+        pool.retireIdleSlabs(System.nanoTime());
         return handled;
     }
 

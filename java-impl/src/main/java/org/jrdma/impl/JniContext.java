@@ -61,11 +61,11 @@ final class JniContext extends NativeResource implements RdmaContext {
         this.channelSettings = new ChannelSettings(config, selection);
         this.largeBlocks = new LargeBlocks(this, Math.min(config.receiveBudget(), 128L << 20));
         this.handle = NativeContext.open0(ContextSettings.record(config, choice), selection.device().name());
-        this.loop = new EventLoop(this, handle, config.pollMode());
+        this.loop = new EventLoop(this, handle, config.pollMode(), pool);
         loop.start();
         this.counters = new ContextCounters(selection.device().name(), () -> children.stream()
                 .filter(c -> c instanceof JniChannel).map(c -> (JniChannel) c).toList(),
-                this::deviceCounters, () -> completionQueue(true), () -> completionQueue(false));
+                this::deviceCounters, () -> completionQueue(true), () -> completionQueue(false), pool::registeredBytes);
         counters.register(this);
     }
 
@@ -189,20 +189,19 @@ final class JniContext extends NativeResource implements RdmaContext {
 
     /** Registers [offset, +length) of a registration's memory with its own keys (a pooled block's remote access). */
     MemoryRegistration registerRange(MemoryRegistration whole, int offset, int length, int access) {
-        acquire();
-        try {
-            return new MemoryRegistration(this, whole.memory(), whole.address + offset, length, access);
-        } catch (RuntimeException e) {
-            release();
-            throw e;
-        }
+        return register(whole.memory(), whole.address + offset, length, access, false);
     }
 
-    /** Registers a whole direct buffer; the registration holds a use of this context. */
+    /** Registers a whole direct buffer. */
     MemoryRegistration registerRaw(ByteBuffer memory, int access) {
+        return register(memory, NativeContext.address0(memory), memory.capacity(), access, false);
+    }
+
+    /** A registration; it holds a use of this context. ownsPages: see {@link MemoryRegistration}. */
+    MemoryRegistration register(ByteBuffer memory, long address, int length, int access, boolean ownsPages) {
         acquire();
         try {
-            return new MemoryRegistration(this, memory, NativeContext.address0(memory), memory.capacity(), access);
+            return new MemoryRegistration(this, memory, address, length, access, ownsPages);
         } catch (RuntimeException e) {
             release();
             throw e;

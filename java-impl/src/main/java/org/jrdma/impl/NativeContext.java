@@ -34,4 +34,10 @@ final class NativeContext {
 
     /** The address of a direct buffer's first byte (index 0, not position). */
     static native long address0(ByteBuffer directBuffer);
+
+    /** Page-aligned memory for pool slabs, never unmapped, not zero-filled; give it back with {@link #freePages0}. */
+    static native ByteBuffer allocatePages0(long length);
+
+    /** Gives {@link #allocatePages0}'s memory back (its addresses stay mapped, reading zeros); no registration on it. */
+    static native void freePages0(long address, long length);
 }

@@ -5,7 +5,7 @@ import java.util.Map;
 /**
  * A context as JMX shows it ({@code org.jrdma:type=Context,device=...,id=...}): its device, the
  * sums of its channels' counters, open and closed ones ({@link org.jrdma.ChannelCounters}), failed
- * operations by status, the device's own counters and its completion queue's growth.
+ * operations by status, the device's own counters, its completion queue's growth and its buffer pool's size.
  */
 public interface RdmaContextMXBean {
     /** {@return the device's name (tcp or shm for a context without RDMA)} */
@@ -49,4 +49,7 @@ public interface RdmaContextMXBean {
 
     /** {@return the completion queue's entries now (0 without RDMA)} */
     int getCompletionQueueCapacity();
+
+    /** {@return bytes of registered memory the context's buffer pool holds now, blocks in use and free ones} */
+    long getPoolBytes();
 }

@@ -41,7 +41,7 @@ public class HotPathBenchmarks {
     private RemoteBuffer token;
     private Submissions submissions;
     private ChannelOp op;
-    private final ContextCounters errors = new ContextCounters("rxe0", List::of, Map::of, () -> 0, () -> 0);
+    private final ContextCounters errors = new ContextCounters("rxe0", List::of, Map::of, () -> 0, () -> 0, () -> 0L);
 
     @Setup
     public void setUp() {
