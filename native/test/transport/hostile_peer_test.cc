@@ -35,7 +35,7 @@ constexpr bool kThreadSanitizer = true;
 constexpr bool kThreadSanitizer = false;
 #endif
 
-constexpr std::size_t kRingFileBytes = 2 * (4 * 64 + (std::size_t{1} << 20));  // ShmPipe's mapping
+constexpr std::size_t kRingFileBytes = 2 * (6 * 64 + (std::size_t{1} << 20));  // ShmPipe's mapping: 6 indices, 1 MiB
 
 EngineOptions with_key(const std::string& key) {
   EngineOptions o = options();

@@ -1,7 +1,7 @@
 // The shared-memory rings (transports/stream/shm_pipe.h) in one process: bytes through both directions
 // across the wrap-around, a full ring and its wake-up flag, the sleep handshake, files a peer could
 // hand over instead (unsealed, wrong size, not memory), a peer trying to shrink or grow the file
-// under the mapping, and indices a hostile peer spoiled.
+// under the mapping, a drained ring's rewind, and indices and rewinds a hostile peer spoiled.
 #include "transports/stream/shm_pipe.h"
 
 #include <fcntl.h>
@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 #include <vector>
@@ -40,17 +41,64 @@ TEST(ShmPipe, CarriesBytesBothWaysAcrossTheWrapAround) {
   EXPECT_EQ(-1, server->fd()) << "mapped: the descriptor is closed";
   std::vector<uint8_t> chunk = pattern(300000, 1);
   std::vector<uint8_t> got(chunk.size());
-  for (int round = 0; round < 10; ++round) {  // 3 MB through 1 MiB rings: every round wraps somewhere else
-    iovec part{chunk.data(), chunk.size()};
-    ASSERT_EQ(static_cast<long>(chunk.size()), client->write(&part, 1));
+  // 3 MB through 1 MiB rings, the reader a byte behind at every write (a drained ring would rewind
+  // instead of wrapping): every round wraps somewhere else.
+  iovec part{chunk.data(), chunk.size()};
+  ASSERT_EQ(static_cast<long>(chunk.size()), client->write(&part, 1));
+  ASSERT_EQ(static_cast<long>(chunk.size()), server->write(&part, 1));
+  for (int round = 0; round < 10; ++round) {
     ASSERT_TRUE(server->readable());
-    ASSERT_EQ(static_cast<long>(got.size()), server->read(got.data(), got.size()));
+    ASSERT_EQ(static_cast<long>(got.size() - 1), server->read(got.data(), got.size() - 1));
+    ASSERT_EQ(static_cast<long>(chunk.size()), client->write(&part, 1));
+    ASSERT_EQ(1, server->read(got.data() + got.size() - 1, 1));
     ASSERT_EQ(chunk, got) << "round " << round;
+    ASSERT_EQ(static_cast<long>(got.size() - 1), client->read(got.data(), got.size() - 1));
     ASSERT_EQ(static_cast<long>(chunk.size()), server->write(&part, 1));
-    ASSERT_EQ(static_cast<long>(got.size()), client->read(got.data(), got.size()));
+    ASSERT_EQ(1, client->read(got.data() + got.size() - 1, 1));
     ASSERT_EQ(chunk, got);
   }
+  EXPECT_EQ(static_cast<long>(got.size()), client->read(got.data(), got.size()));
+  EXPECT_EQ(static_cast<long>(got.size()), server->read(got.data(), got.size()));
   EXPECT_EQ(0, client->read(got.data(), got.size())) << "empty";
+}
+
+// A writer that finds its ring drained past kRewindAfter goes on at the ring's start: a ring whose
+// reader keeps up stays in its first pages (its memory and the caches' share of it stay small).
+TEST(ShmPipe, ADrainedRingStartsAgainAtItsFirstByte) {
+  auto client = ShmPipe::create();
+  void* raw = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, client->fd(), 0);  // ring 0's indices
+  ASSERT_NE(MAP_FAILED, raw);
+  const auto* indices = static_cast<const uint64_t*>(raw);  // head [0], tail [8]
+  auto server = server_of(*client);
+  ASSERT_NE(nullptr, server);
+  std::vector<uint8_t> chunk = pattern(40000, 3);
+  std::vector<uint8_t> got(chunk.size());
+  iovec part{chunk.data(), chunk.size()};
+  for (int round = 0; round < 100; ++round) {  // 4 MB, never more than 64 KiB + 40,000 bytes into a round
+    ASSERT_EQ(static_cast<long>(chunk.size()), client->write(&part, 1));
+    ASSERT_LE(indices[0] % ShmPipe::kCapacity, ShmPipe::kRewindAfter + chunk.size()) << "round " << round;
+    ASSERT_EQ(static_cast<long>(got.size()), server->read(got.data(), got.size()));
+    ASSERT_EQ(chunk, got) << "round " << round;
+    ASSERT_EQ(indices[0], indices[8]) << "the reader took the rewind";
+  }
+  EXPECT_GT(indices[0], 3 * ShmPipe::kCapacity) << "rounds were skipped";
+  // Not drained: the writer appends, rewinding only once the reader caught up.
+  ASSERT_EQ(static_cast<long>(chunk.size()), client->write(&part, 1));
+  ASSERT_EQ(static_cast<long>(chunk.size()), client->write(&part, 1));
+  std::vector<uint8_t> both(2 * chunk.size());
+  ASSERT_EQ(static_cast<long>(both.size()), server->read(both.data(), both.size()));
+  EXPECT_TRUE(std::equal(chunk.begin(), chunk.end(), both.begin() + static_cast<long>(chunk.size())));
+  // Right after a rewind, before the reader took it, the whole ring is room: nothing of the round
+  // it left is unread.
+  std::vector<uint8_t> big = pattern(ShmPipe::kCapacity, 4);
+  iovec whole{big.data(), big.size()};
+  ASSERT_GE(indices[0] % ShmPipe::kCapacity, ShmPipe::kRewindAfter);
+  EXPECT_EQ(static_cast<long>(ShmPipe::kCapacity), client->write(&whole, 1));
+  EXPECT_EQ(0, indices[0] % ShmPipe::kCapacity);
+  std::vector<uint8_t> all(ShmPipe::kCapacity);
+  EXPECT_EQ(static_cast<long>(ShmPipe::kCapacity), server->read(all.data(), all.size()));
+  EXPECT_EQ(big, all);
+  ::munmap(raw, 4096);
 }
 
 TEST(ShmPipe, AFullRingAsksTheReaderToRingAndTheSleepHandshakeWorks) {
@@ -142,6 +190,29 @@ TEST(ShmPipe, IndicesThePeerSpoiledAreCaughtNotFollowed) {
   iovec part{&byte, 1};
   EXPECT_EQ(-1, client->write(&part, 1));
   ::munmap(raw, 4096);
+}
+
+TEST(ShmPipe, ARewindThePeerSpoiledIsCaughtNotFollowed) {
+  for (uint64_t to : {uint64_t{0}, ShmPipe::kCapacity + 1, 3 * ShmPipe::kCapacity, 100 * ShmPipe::kCapacity}) {
+    auto client = ShmPipe::create();
+    uint64_t* ring = static_cast<uint64_t*>(::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, client->fd(), 0));
+    ASSERT_NE(MAP_FAILED, static_cast<void*>(ring));
+    auto server = server_of(*client);
+    ASSERT_NE(nullptr, server);
+    std::vector<uint8_t> chunk = pattern(ShmPipe::kRewindAfter + 10, 5);
+    iovec part{chunk.data(), chunk.size()};
+    ASSERT_EQ(static_cast<long>(chunk.size()), client->write(&part, 1));
+    ASSERT_EQ(static_cast<long>(chunk.size()), server->read(chunk.data(), chunk.size()));
+    // The peer claims a rewind from where the reader stands: to a place that is no round's start,
+    // behind the reader, beyond the head, or more than a ring ahead.
+    ring[32] = chunk.size();                                           // rewound_from
+    ring[40] = to;                                                     // rewound_to
+    ring[0] = to > ShmPipe::kCapacity ? to : chunk.size() + 100;       // head
+    if (to == 100 * ShmPipe::kCapacity) ring[0] = ShmPipe::kCapacity;  // rewound_to beyond the head
+    std::vector<uint8_t> got(64);
+    EXPECT_EQ(-1, server->read(got.data(), got.size())) << "rewound_to " << to;
+    ::munmap(ring, 4096);
+  }
 }
 
 }  // namespace

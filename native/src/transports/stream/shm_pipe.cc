@@ -88,9 +88,16 @@ uint8_t* ShmPipe::data(int i) const noexcept { return reinterpret_cast<uint8_t*>
 
 long ShmPipe::read(uint8_t* into, std::size_t length) noexcept {
   uint64_t head = in_->head.value.load(std::memory_order_acquire);
-  uint64_t available = head - in_tail_;
-  if (available > kCapacity) return -1;  // the peer's index cannot be right
-  std::size_t n = static_cast<std::size_t>(std::min<uint64_t>(available, length));
+  if (head != in_tail_ && (in_tail_ & (kCapacity - 1)) != 0 &&
+      in_->rewound_from.value.load(std::memory_order_relaxed) == in_tail_) {
+    // The writer found everything read and rewound: its bytes go on at the start of the next round.
+    uint64_t to = in_->rewound_to.value.load(std::memory_order_relaxed);
+    if (to <= in_tail_ || to > head || (to & (kCapacity - 1)) != 0 || to - in_tail_ > kCapacity) return -1;
+    in_tail_ = to;
+    in_->tail.value.store(in_tail_, std::memory_order_release);
+  }
+  if (head - in_tail_ > kCapacity) return -1;  // the peer's index cannot be right
+  std::size_t n = static_cast<std::size_t>(std::min<uint64_t>(head - in_tail_, length));
   if (n == 0) return 0;
   std::size_t offset = static_cast<std::size_t>(in_tail_ & (kCapacity - 1));
   std::size_t first = std::min<std::size_t>(n, kCapacity - offset);
@@ -120,15 +127,30 @@ bool ShmPipe::writer_waits() noexcept {
 
 // ---- writer ------------------------------------------------------------------------------------
 
-long ShmPipe::write(const iovec* parts, int count) noexcept {
+// The reader's tail, as far as room goes: the start of the round the writer rewound to while the
+// reader has not taken the rewind yet (nothing of the skipped round is unread then).
+uint64_t ShmPipe::reader_tail() const noexcept {
   uint64_t tail = out_->tail.value.load(std::memory_order_acquire);
+  return tail == rewound_from_ && rewound_to_ > tail ? rewound_to_ : tail;
+}
+
+long ShmPipe::write(const iovec* parts, int count) noexcept {
+  uint64_t tail = reader_tail();
   if (tail > out_head_ || out_head_ - tail > kCapacity) return -1;  // the reader read more than was written
+  if (uint64_t position = out_head_ & (kCapacity - 1); tail == out_head_ && position >= kRewindAfter) {
+    // Drained: go on at the start of the next round; published with the head below.
+    rewound_from_ = out_head_;
+    rewound_to_ = out_head_ + (kCapacity - position);
+    out_->rewound_from.value.store(rewound_from_, std::memory_order_relaxed);
+    out_->rewound_to.value.store(rewound_to_, std::memory_order_relaxed);
+    out_head_ = tail = rewound_to_;
+  }
   uint64_t room = kCapacity - (out_head_ - tail);
   if (room == 0) {
     // Full: ask the reader to ring once it made room, then look again (it may have just done so).
     out_->writer_waiting.value.store(1, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    tail = out_->tail.value.load(std::memory_order_acquire);
+    tail = reader_tail();
     if (tail > out_head_ || out_head_ - tail > kCapacity) return -1;
     room = kCapacity - (out_head_ - tail);
     if (room == 0) return 0;

@@ -25,6 +25,12 @@ namespace jrdma::tcp {
 class ShmPipe {
  public:
   static constexpr uint64_t kCapacity = 1u << 20;  // bytes per direction (a power of two)
+  // A writer that finds its ring drained this far into a round starts the next round instead: the
+  // rest of the round is skipped (the reader is told where, and checks it), so a ring whose reader
+  // keeps up touches its first pages only. Each round through the whole megabyte made the rings of
+  // 512 streaming channels 1 GiB of memory that every copy missed in the caches (1.8 Gbit/s where 64
+  // channels moved 38).
+  static constexpr uint64_t kRewindAfter = 64u << 10;
 
   // Client: a new sealed file, mapped (its descriptor kept to be handed over). Throws RdmaError with the errno (no memfd, out of memory).
   static std::unique_ptr<ShmPipe> create();
@@ -72,6 +78,8 @@ class ShmPipe {
     Index tail;             // bytes read so far (the reader's)
     Index reader_sleeping;  // 1: the reader may sleep: ring the socket after writing
     Index writer_waiting;   // 1: the writer found the ring full: ring the socket after reading
+    Index rewound_from;     // the writer's last rewind: the head it left, skipped up to ...
+    Index rewound_to;       // ... the start of the ring's next round (the writer's)
   };
   static constexpr std::size_t kRingBytes = sizeof(Ring) + kCapacity;
   static constexpr std::size_t kMappingBytes = 2 * kRingBytes;
@@ -79,6 +87,7 @@ class ShmPipe {
   ShmPipe(int fd, bool creator) noexcept : fd_(fd), creator_(creator) {}
   void map_file();
   Ring* ring(int i) const noexcept;
+  uint64_t reader_tail() const noexcept;
   uint8_t* data(int i) const noexcept;
 
   int fd_;
@@ -91,6 +100,8 @@ class ShmPipe {
   // Our own indices, kept here: the copies in the mapping are the peer's to read (and to spoil).
   uint64_t in_tail_ = 0;
   uint64_t out_head_ = 0;
+  uint64_t rewound_from_ = 0;  // the writer's last rewind
+  uint64_t rewound_to_ = 0;
 };
 
 }  // namespace jrdma::tcp
