@@ -435,30 +435,37 @@ final class JniChannel extends NativeResource implements ChannelOperations {
             receives.clear();
             submissions.clear();
         }
-        deliveries.close();
-        Throwable reported = closeCause;
-        RdmaClosedException error = closedException();
-        agent.close(error);
-        for (ChannelOp op : failed) {
-            op.fail(reported instanceof RdmaOperationException ? reported : error);
-        }
-        connected.completeExceptionally(reported != null ? reported : error);
-        ChannelHandler h = handler;
-        if (!opened && reported instanceof AuthenticationException) {
-            LOG.log(Level.WARNING, reported.getMessage()); // an incoming one has no future to carry it
-        }
-        if (h != null && opened) { // a channel that never opened for the application does not close for it
-            try {
-                h.onClose(this, reported);
-            } catch (Throwable t) {
-                LOG.log(Level.WARNING, "ChannelHandler.onClose threw", t);
+        try {
+            deliveries.close();
+            Throwable reported = closeCause;
+            RdmaClosedException error = closedException();
+            agent.close(error);
+            for (ChannelOp op : failed) {
+                try {
+                    op.fail(reported instanceof RdmaOperationException ? reported : error);
+                } catch (RuntimeException e) { // one operation's cleanup must not keep the others from failing
+                    LOG.log(Level.WARNING, "failing " + op.kind.verb + " on " + describe() + " threw", e);
+                }
             }
+            connected.completeExceptionally(reported != null ? reported : error);
+            ChannelHandler h = handler;
+            if (!opened && reported instanceof AuthenticationException) {
+                LOG.log(Level.WARNING, reported.getMessage()); // an incoming one has no future to carry it
+            }
+            if (h != null && opened) { // a channel that never opened for the application does not close for it
+                try {
+                    h.onClose(this, reported);
+                } catch (Throwable t) {
+                    LOG.log(Level.WARNING, "ChannelHandler.onClose threw", t);
+                }
+            }
+            if (opened) { // as onClose: a refused or failed connect never opened, so it records no close either
+                ChannelEvents.closed(context.device().name(), remote, reported, finalCounters);
+            }
+            closed.complete(reported); // after onClose: whoever waits for it sees the handler's work done
+        } finally {
+            markClosed(); // the native channel and its use of the context go even if a step above threw
         }
-        if (opened) { // as onClose: a refused or failed connect never opened, so it records no close either
-            ChannelEvents.closed(context.device().name(), remote, reported, finalCounters);
-        }
-        closed.complete(reported); // after onClose: whoever waits for it sees the handler's work done
-        markClosed();
     }
 
     @Override

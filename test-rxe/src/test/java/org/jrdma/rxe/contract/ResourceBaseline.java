@@ -15,6 +15,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -53,7 +55,8 @@ public final class ResourceBaseline implements BeforeAllCallback, AfterAllCallba
         Map<String, Integer> resources = settled(ContextLifecycleContract::resourceCounts, before.resources());
         if (!before.resources().equals(resources)) {
             assertEquals(before.resources(), resources, "rdma resource show counts after " + of + "; who holds them now:\n"
-                    + owners(before.resources(), resources) + "jrdma threads: " + jrdmaThreads());
+                    + owners(before.resources(), resources) + "contexts not freed: " + contextsNotFreed()
+                    + "\njrdma threads:\n" + jrdmaThreadStacks());
         }
         assertEquals(before.descriptors(), settled(ResourceBaseline::descriptors, before.descriptors()),
                 "verbs, rdma_cm and event descriptors after " + of);
@@ -138,6 +141,34 @@ public final class ResourceBaseline implements BeforeAllCallback, AfterAllCallba
     }
 
     /** Live threads whose name starts with "jrdma", by name. */
+    /**
+     * The contexts whose MBean is still registered (a context unregisters it when it is freed, after the
+     * last of its channels, buffers and registrations): device, open channels, pool bytes.
+     */
+    private static String contextsNotFreed() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        StringBuilder text = new StringBuilder();
+        for (ObjectName name : server.queryNames(new ObjectName("org.jrdma:type=Context,*"), null)) {
+            text.append("\n  ").append(name).append(": open channels ").append(server.getAttribute(name, "OpenChannels"))
+                    .append(", pool bytes ").append(server.getAttribute(name, "PoolBytes"));
+        }
+        return text.length() == 0 ? "none" : text.toString();
+    }
+
+    /** Each jrdma thread with its state and where it is (a loop that does not end shows why). */
+    private static String jrdmaThreadStacks() {
+        StringBuilder text = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            if (thread.getName().startsWith("jrdma")) {
+                text.append("  ").append(thread.getName()).append(" (").append(thread.getState()).append(")\n");
+                for (int i = 0; i < Math.min(stack.length, 16); i++) {
+                    text.append("      at ").append(stack[i]).append('\n');
+                }
+            }
+        });
+        return text.toString();
+    }
+
     public static Map<String, Long> jrdmaThreads() {
         Map<String, Long> names = new TreeMap<>();
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
