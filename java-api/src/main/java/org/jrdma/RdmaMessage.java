@@ -23,4 +23,11 @@ public interface RdmaMessage {
 
     /** Gives a retained message back; idempotent. */
     void release();
+
+    /**
+     * {@return whether retaining this message keeps one of the channel's receive buffers} True for a small (eager)
+     * message: until it is released the sender has one buffer fewer to send into, so keep it briefly (or copy it).
+     * False for a large one: it lies in a registered buffer of its own, which may be kept as long as needed.
+     */
+    boolean holdsReceiveBuffer();
 }

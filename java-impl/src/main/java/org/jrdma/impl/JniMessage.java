@@ -26,4 +26,9 @@ final class JniMessage extends ReceivedMessage {
     void giveBack() {
         channel.releaseReceive(slot);
     }
+
+    @Override
+    public boolean holdsReceiveBuffer() {
+        return true; // the slot is re-posted only on release
+    }
 }

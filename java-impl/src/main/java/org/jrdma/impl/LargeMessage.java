@@ -25,4 +25,9 @@ final class LargeMessage extends ReceivedMessage {
     void giveBack() {
         buffer.close();
     }
+
+    @Override
+    public boolean holdsReceiveBuffer() {
+        return false; // a buffer of its own, read by rendezvous
+    }
 }

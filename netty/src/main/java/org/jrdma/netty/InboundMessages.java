@@ -1,6 +1,7 @@
 package org.jrdma.netty;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.RecvByteBufAllocator;
@@ -19,9 +20,10 @@ import org.jrdma.RdmaMessage;
  * for a client, the server channel's loop for an accepted one — so events pass through a queue that
  * the channel's loop drains (directly when the two are the same thread, or once the channel is
  * registered). Messages are read ({@code fireChannelRead}) only while Netty asked for a read: with
- * auto-read off they wait here, and since each is a copy, the jrdma receive buffer is free again at
- * once. (A message held by the pipeline, as decoders and gRPC's deframer hold bytes until a frame is
- * whole, must not pin jrdma's receive ring: the peer could not send the rest.)
+ * auto-read off they wait here. A small message is copied, so its jrdma receive buffer is free again
+ * at once: a message held by the pipeline, as decoders and gRPC's deframer hold bytes until a frame is
+ * whole, must not pin jrdma's receive ring (the peer could not send the rest). A large one lies in a
+ * buffer of its own and is handed on as it is ({@link ReceivedByteBuf}).
  */
 final class InboundMessages implements ChannelHandler {
     /** The peer closed the channel or it failed: after what arrived before is read, the channel closes. */
@@ -48,7 +50,12 @@ final class InboundMessages implements ChannelHandler {
 
     @Override
     public void onMessage(RdmaChannel rdma, RdmaMessage message) {
-        ByteBuf copy = channel.config().getAllocator().directBuffer(message.length());
+        ByteBufAllocator alloc = channel.config().getAllocator();
+        if (!message.holdsReceiveBuffer()) {
+            post(ReceivedByteBuf.of(alloc, message)); // a large message, in a buffer of its own: no copy
+            return;
+        }
+        ByteBuf copy = alloc.directBuffer(message.length());
         copy.writeBytes(message.payload());
         post(copy);
     }
@@ -126,7 +133,7 @@ final class InboundMessages implements ChannelHandler {
 
     /**
      * One read, as a socket channel's read loop does it: pieces of what arrived, each as large as the
-     * channel's {@link RecvByteBufAllocator} guesses (a slice of the received copy, not another copy),
+     * channel's {@link RecvByteBufAllocator} guesses (a slice of what was received, not a copy),
      * for as long as the allocator continues — it stops after one piece once auto-read is off.
      */
     private void deliver() {

@@ -3,6 +3,7 @@ package org.jrdma.netty;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import org.jrdma.RdmaContext;
 import org.jrdma.RdmaException;
 import org.jrdma.RegisteredBuffer;
@@ -53,6 +54,11 @@ final class RegisteredByteBufAllocator extends AbstractByteBufAllocator {
     @Override
     public boolean isDirectBufferPooled() {
         return true;
+    }
+
+    /** {@return {@code buf} tracked by Netty's leak detector as this allocator's buffers are} */
+    static ByteBuf leakAware(CompositeByteBuf buf) {
+        return toLeakAwareBuffer(buf);
     }
 
     /** A registered block of {@code capacity} bytes, or null when it is not one of the pool's sizes or registering failed. */

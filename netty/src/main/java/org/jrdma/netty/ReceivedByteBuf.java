@@ -1,0 +1,55 @@
+package org.jrdma.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import org.jrdma.RdmaMessage;
+
+/**
+ * A large received message handed to the pipeline as it lies in jrdma's memory, without a copy: a
+ * composite of one read-only component over the message's payload, which keeps the message retained
+ * until the last reference to the buffer (or to any slice of it) is released. Only for messages that
+ * do not hold a receive buffer ({@link RdmaMessage#holdsReceiveBuffer()}): a decoder may keep such a
+ * buffer until a frame is whole without keeping the peer from sending the rest. The received bytes
+ * cannot be changed in place (a {@code ReadOnlyBufferException}); bytes written after them go into
+ * memory the composite adds, as a cumulating decoder does.
+ */
+final class ReceivedByteBuf extends CompositeByteBuf {
+    private static final int MAX_COMPONENTS = 16; // Netty's default for composites
+
+    private final RdmaMessage message;
+
+    private ReceivedByteBuf(ByteBufAllocator alloc, RdmaMessage message) {
+        super(alloc, true, MAX_COMPONENTS, Unpooled.wrappedBuffer(message.payload()));
+        this.message = message;
+    }
+
+    /**
+     * {@return the message as a buffer, tracked by Netty's leak detector} Retains the message: call
+     * from within jrdma's {@code onMessage}.
+     */
+    static ByteBuf of(ByteBufAllocator alloc, RdmaMessage message) {
+        message.retain();
+        try {
+            return RegisteredByteBufAllocator.leakAware(new ReceivedByteBuf(alloc, message));
+        } catch (RuntimeException | Error e) {
+            message.release();
+            throw e;
+        }
+    }
+
+    /** {@return the message whose payload this buffer shows} */
+    RdmaMessage message() {
+        return message;
+    }
+
+    @Override
+    protected void deallocate() {
+        try {
+            super.deallocate(); // releases the components: the payload's view and what was added
+        } finally {
+            message.release(); // its memory goes back to jrdma's pool
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package org.jrdma.netty;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.RdmaClosedException;
+import org.jrdma.RdmaMessage;
+import org.jrdma.Transport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Large messages reach the pipeline as they lie in jrdma's memory (no copy on receive): the pieces a
+ * read hands on are slices of one buffer over the received message, which stays retained while any
+ * of them is held — also many at once, without stopping the peer — and goes back to jrdma when the
+ * last is released. Small messages are copied (they would hold the channel's receive buffers).
+ */
+class ReceivedInPlaceTest {
+    private static final int LARGE = 256 << 10;
+    private static final int MESSAGES = 8;
+
+    private final List<EventLoopGroup> groups = new ArrayList<>();
+    private final List<ByteBuf> held = new ArrayList<>();
+    private final ByteArrayOutputStream received = new ByteArrayOutputStream();
+    private final CompletableFuture<byte[]> all = new CompletableFuture<>();
+    private volatile int expected;
+
+    static List<Transport> transports() {
+        return RdmaSocketTestPermutation.transports();
+    }
+
+    @AfterEach
+    void shutDown() {
+        held.forEach(ByteBuf::release);
+        for (EventLoopGroup group : groups) {
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void largeMessagesAreHandedOnInPlaceAndGoBackWhenTheLastPieceIsReleased(Transport transport) throws Exception {
+        Channel client = connect(transport);
+        Random random = new Random(11);
+        byte[] small = bytes(random, 100);
+        byte[][] large = new byte[MESSAGES][];
+        ByteArrayOutputStream sent = new ByteArrayOutputStream();
+        sent.write(small, 0, small.length);
+        client.write(client.alloc().directBuffer(small.length).writeBytes(small));
+        client.flush(); // alone in its message
+        for (int i = 0; i < MESSAGES; i++) {
+            large[i] = bytes(random, LARGE);
+            sent.write(large[i], 0, LARGE);
+            client.write(client.alloc().directBuffer(LARGE).writeBytes(large[i]));
+        }
+        expected = sent.size();
+        client.writeAndFlush(client.alloc().directBuffer(0)).sync();
+
+        assertArrayEquals(sent.toByteArray(), all.get(60, TimeUnit.SECONDS), "the bytes arrive whole and in order");
+        Map<ReceivedByteBuf, Integer> messages = new IdentityHashMap<>();
+        ByteBuf first = held.get(0);
+        assertNull(inPlace(first), "a small message is copied");
+        for (ByteBuf piece : held.subList(1, held.size())) {
+            ReceivedByteBuf message = inPlace(piece);
+            assertTrue(message != null, "a piece of a large message is a slice of it: " + piece);
+            messages.merge(message, piece.readableBytes(), Integer::sum);
+        }
+        assertEquals(MESSAGES, messages.size(), "one buffer per message, all held at once");
+        List<RdmaMessage> returned = new ArrayList<>();
+        for (Map.Entry<ReceivedByteBuf, Integer> each : messages.entrySet()) {
+            assertEquals(LARGE, each.getValue(), "a message's pieces cover it");
+            RdmaMessage message = each.getKey().message();
+            assertFalse(message.holdsReceiveBuffer());
+            assertEquals(LARGE, message.payload().remaining(), "retained while its pieces are held");
+            returned.add(message);
+        }
+        held.forEach(ByteBuf::release);
+        held.clear();
+        for (RdmaMessage message : returned) {
+            assertThrows(RdmaClosedException.class, message::payload, "given back to jrdma with its last piece");
+        }
+        client.close().sync();
+    }
+
+    /** {@return the received message {@code piece} is part of, or null when it is a copy} */
+    private static ReceivedByteBuf inPlace(ByteBuf piece) {
+        ByteBuf root = piece;
+        while (root.unwrap() != null) {
+            root = root.unwrap();
+        }
+        return root instanceof ReceivedByteBuf message ? message : null;
+    }
+
+    private Channel connect(Transport transport) throws InterruptedException {
+        EventLoopGroup serverGroup = group(transport, "server", "jrdma.netty.serverDevice");
+        EventLoopGroup clientGroup = group(transport, "client", "jrdma.netty.clientDevice");
+        Channel server = new ServerBootstrap().group(serverGroup).channel(RdmaServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(new Holder());
+                    }
+                }).bind(RdmaSocketTestPermutation.newSocketAddress()).sync().channel();
+        return new Bootstrap().group(clientGroup).channel(RdmaSocketChannel.class)
+                .handler(new ChannelInboundHandlerAdapter())
+                .connect((InetSocketAddress) server.localAddress()).sync().channel();
+    }
+
+    private EventLoopGroup group(Transport transport, String role, String deviceProperty) {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("in-place-" + role, true),
+                RdmaIoHandler.newFactory(RdmaSocketTestPermutation.config(transport, deviceProperty)));
+        groups.add(group);
+        return group;
+    }
+
+    /** The server side: keeps every piece it is handed (as a decoder waiting for a frame would) and notes the bytes. */
+    private final class Holder extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf piece = (ByteBuf) msg;
+            held.add(piece);
+            byte[] bytes = new byte[piece.readableBytes()];
+            piece.getBytes(piece.readerIndex(), bytes);
+            received.write(bytes, 0, bytes.length);
+            if (received.size() >= expected && expected > 0) {
+                all.complete(received.toByteArray());
+            }
+        }
+    }
+
+    private static byte[] bytes(Random random, int length) {
+        byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+}
