@@ -19,4 +19,21 @@ java -XX:TieredStopAtLevel=1 -Djrdma.netty.transports=verbs -Djrdma.netty.log=${
   -jar "$repo/test-rxe/target/vm/junit-console.jar" execute \
   --class-path "$target/test-classes:$target/classes:$(cat "$target/vm/classpath.txt")" \
   $selection "$@" \
-  --reports-dir "$reports" --details=summary --disable-banner --disable-ansi-colors
+  --reports-dir "$reports" --details=tree --disable-banner --disable-ansi-colors &
+pid=$!
+# A test that hangs shows where: the JVM's threads after JRDMA_NETTY_DUMP_AFTER seconds (default 600) and
+# every 120 s after that, while it runs.
+(
+  waited=0
+  next=${JRDMA_NETTY_DUMP_AFTER:-600}
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 10
+    waited=$((waited + 10))
+    if [ "$waited" -ge "$next" ]; then
+      echo "netty-verbs: still running after ${waited}s; the threads:"
+      "${JAVA_HOME:+$JAVA_HOME/bin/}jcmd" "$pid" Thread.print 2>&1 | grep -v '^"\(GC\|G1\|C1\|C2\|VM\|Common-Cleaner\|Signal\|Finalizer\|Reference\|Notification\|Service\|Attach\)' || true
+      next=$((next + 120))
+    fi
+  done
+) &
+wait "$pid"
