@@ -12,8 +12,9 @@ import org.jrdma.RdmaMessage;
  * until the last reference to the buffer (or to any slice of it) is released. Only for messages that
  * do not hold a receive buffer ({@link RdmaMessage#holdsReceiveBuffer()}): a decoder may keep such a
  * buffer until a frame is whole without keeping the peer from sending the rest. The received bytes
- * cannot be changed in place (a {@code ReadOnlyBufferException}); bytes written after them go into
- * memory the composite adds, as a cumulating decoder does.
+ * cannot be changed in place (a {@code ReadOnlyBufferException}). The pipeline gets slices of it
+ * ({@link InboundMessages}), never the composite: a composite cumulator would append later bytes to it
+ * and keep the message as long as the cumulation lives.
  */
 final class ReceivedByteBuf extends CompositeByteBuf {
     private static final int MAX_COMPONENTS = 16; // Netty's default for composites

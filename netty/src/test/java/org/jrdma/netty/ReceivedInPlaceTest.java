@@ -14,18 +14,25 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.RecvByteBufAllocator;
+import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaMessage;
 import org.jrdma.Transport;
@@ -106,6 +113,63 @@ class ReceivedInPlaceTest {
         client.close().sync();
     }
 
+    @ParameterizedTest
+    @MethodSource("transports")
+    void aCumulatingDecoderHoldsNoMessageBeyondItsBytes(Transport transport) throws Exception {
+        // Frames that do not line up with the messages: the decoder always keeps part of a frame. Each message is
+        // read in one piece, so the first arrives while the cumulation is empty and becomes it; a composite
+        // cumulator then appends the later ones to it.
+        int frame = 300 << 10;
+        List<RdmaMessage> seen = new CopyOnWriteArrayList<>();
+        List<byte[]> frames = new CopyOnWriteArrayList<>();
+        int expectedFrames = MESSAGES * LARGE / frame;
+        CompletableFuture<Void> decoded = new CompletableFuture<>();
+        Channel client = connect(transport, ch -> ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                ReceivedByteBuf message = inPlace((ByteBuf) msg);
+                if (message != null && !seen.contains(message.message())) {
+                    seen.add(message.message());
+                }
+                ctx.fireChannelRead(msg);
+            }
+        }, new ByteToMessageDecoder() {
+            {
+                setCumulator(COMPOSITE_CUMULATOR); // appends what arrives to a composite cumulation (as SslHandler may)
+            }
+
+            @Override
+            protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+                while (in.readableBytes() >= frame) {
+                    byte[] bytes = new byte[frame];
+                    in.readBytes(bytes);
+                    frames.add(bytes);
+                    if (frames.size() == expectedFrames) {
+                        decoded.complete(null);
+                    }
+                }
+            }
+        }), new FixedRecvByteBufAllocator(LARGE));
+        Random random = new Random(12);
+        ByteArrayOutputStream sent = new ByteArrayOutputStream();
+        for (int i = 0; i < MESSAGES; i++) {
+            byte[] large = bytes(random, LARGE);
+            sent.write(large, 0, LARGE);
+            client.writeAndFlush(client.alloc().directBuffer(LARGE).writeBytes(large));
+        }
+        decoded.get(60, TimeUnit.SECONDS);
+        byte[] all = sent.toByteArray();
+        for (int i = 0; i < expectedFrames; i++) {
+            assertArrayEquals(Arrays.copyOfRange(all, i * frame, (i + 1) * frame), frames.get(i), "frame " + i);
+        }
+        assertEquals(MESSAGES, seen.size(), "every message was handed on in place");
+        // All but the last message are wholly consumed: none may stay held by the decoder's cumulation.
+        for (RdmaMessage message : seen.subList(0, MESSAGES - 1)) {
+            assertThrows(RdmaClosedException.class, message::payload, "a consumed message went back to jrdma");
+        }
+        client.close().sync();
+    }
+
     /** {@return the received message {@code piece} is part of, or null when it is a copy} */
     private static ReceivedByteBuf inPlace(ByteBuf piece) {
         ByteBuf root = piece;
@@ -116,13 +180,22 @@ class ReceivedInPlaceTest {
     }
 
     private Channel connect(Transport transport) throws InterruptedException {
+        return connect(transport, ch -> ch.pipeline().addLast(new Holder()), null);
+    }
+
+    /** A client connected to a server whose accepted channels get {@code pipeline} (and {@code reads}, if not null). */
+    private Channel connect(Transport transport, Consumer<Channel> pipeline, RecvByteBufAllocator reads)
+            throws InterruptedException {
         EventLoopGroup serverGroup = group(transport, "server", "jrdma.netty.serverDevice");
         EventLoopGroup clientGroup = group(transport, "client", "jrdma.netty.clientDevice");
-        Channel server = new ServerBootstrap().group(serverGroup).channel(RdmaServerSocketChannel.class)
-                .childHandler(new ChannelInitializer<>() {
+        ServerBootstrap bootstrap = new ServerBootstrap().group(serverGroup).channel(RdmaServerSocketChannel.class);
+        if (reads != null) {
+            bootstrap.childOption(ChannelOption.RCVBUF_ALLOCATOR, reads);
+        }
+        Channel server = bootstrap.childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new Holder());
+                        pipeline.accept(ch);
                     }
                 }).bind(RdmaSocketTestPermutation.newSocketAddress()).sync().channel();
         return new Bootstrap().group(clientGroup).channel(RdmaSocketChannel.class)
