@@ -62,15 +62,21 @@ run memory-server 10.77.0.1:7500 >> "$log" 2>&1 & m=$!
 await "memory-server listening" $m || { kill $m 2>/dev/null; exit 1; }
 run memory-client 10.77.0.1:7500 >> "$log" 2>&1 || status=1
 kill $m
+run simple-server 10.77.0.1:7600 >> "$log" 2>&1 & q=$!
+await "simple-server listening" $q || { kill $q 2>/dev/null; exit 1; }
+run simple-client 10.77.0.1:7600 >> "$log" 2>&1 || status=1
+kill $q
 run grpc-server 10.77.0.1:7200 >> "$log" 2>&1 & g=$!
 await "grpc-server listening" $g || { kill $g 2>/dev/null; exit 1; }
 run grpc-client 10.77.0.1:7200 verbs >> "$log" 2>&1 || status=1
 kill $g
-grep -e "^kv-worker" -e "^kv-node" -e "^keyed-consumer" -e "^grpc-client" -e "^echo-client" -e "^file-" -e "^memory-client" "$log"
+grep -e "^kv-worker" -e "^kv-node" -e "^keyed-consumer" -e "^grpc-client" -e "^echo-client" -e "^file-" -e "^memory-client" \
+  -e "^simple-client" "$log"
 [ "$(grep -c -e '^kv-worker .*every element = 18.0' -e '^kv-node worker .*every element = 18.0 .*over VERBS' \
   -e '^kv-node scheduler 0: finished' -e '^keyed-consumer: step .*CRC-32C checked' \
   -e '^grpc-client: hello, verbs' -e '^grpc-client: streamed 1000 messages in order' \
-  -e '^echo-client: 1000 round trips of 64 B checked' -e '^memory-client: wrote and read back' "$log")" = 14 ] || status=1
+  -e '^echo-client: 1000 round trips of 64 B checked' -e '^memory-client: wrote and read back' \
+  -e '^simple-client: .* 8 words; head 9 refused .*over VERBS' "$log")" = 15 ] || status=1
 echo "examples-verbs: $([ $status = 0 ] && echo passed || echo FAILED)"
 rm -f "$log"
 exit $status

@@ -32,6 +32,8 @@ public final class Examples {
             case "kv-node" -> KvExample.node(rest);
             case "keyed-producer" -> KeyedExample.producer(rest);
             case "keyed-consumer" -> KeyedExample.consumer(rest);
+            case "simple-server" -> SimpleExample.server(rest);
+            case "simple-client" -> SimpleExample.client(rest);
             case "grpc-server" -> GrpcExample.server(rest);
             case "grpc-client" -> GrpcExample.client(rest);
             default -> usage();
@@ -53,6 +55,8 @@ public final class Examples {
                   kv-node                                  a scheduler, server or worker of a job, from RDMA_KV_* (docs/kv.md)
                   keyed-producer HOST:PORT STEPS           publishes "weights" for steps 1..STEPS, until killed
                   keyed-consumer HOST:PORT STEPS           fetches them (checksummed) and checks the bytes
+                  simple-server HOST:PORT                  answers requests by head (ps-lite's SimpleApp), until killed
+                  simple-client HOST:PORT                  asks it, checks the answers and shows a refusal
                   grpc-server HOST:PORT                    a gRPC-java greeter over jrdma-netty, until killed
                   grpc-client HOST:PORT NAME               calls it (unary, then a stream of 1000) and checks the answers
                 The transport comes from RDMA_TRANSPORT (auto: RDMA where there is a device, else TCP or

@@ -209,6 +209,16 @@ class ExamplesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm"})
+    void aSimpleClientGetsItsAnswersAndARefusal(String transport) throws Exception {
+        ServerAndClient run = serverAndClient(transport, "simple-server listening", List.of("simple-server"),
+                List.of("simple-client"));
+        String line = awaitLine(run.client(), "simple-client: \"PUSH PULL AND SIMPLE REQUESTS OVER ONE CHANNEL\", 8 words");
+        assertTrue(line.contains("head 9 refused") && line.contains("no head 9 here"), line);
+        awaitSuccess(run.clientProcess());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
     void anEchoClientGetsEachMessageBack(String transport) throws Exception {
         ServerAndClient run = serverAndClient(transport, "echo-server listening", List.of("echo-server"),
                 List.of("echo-client", "1000"));
