@@ -118,10 +118,13 @@ public final class SimplePeer {
             app.handle(new SimpleRequest(this, message.head(), body, message.id()));
             return;
         }
-        Pending p = pending.remove(message.id());
-        if (p == null || p.head != message.head()) {
+        Pending p = pending.get(message.id());
+        if (p == null || p.head != message.head()) { // the request stays pending: the channel's close fails it
             throw new ProtocolException("an answer to request " + message.id() + " (head " + message.head()
                     + "), which is not waiting for one");
+        }
+        if (!pending.remove(message.id(), p)) {
+            return; // failed meanwhile (its send failed): answered once already
         }
         byte[] body = new byte[message.body().remaining()];
         message.body().get(body);

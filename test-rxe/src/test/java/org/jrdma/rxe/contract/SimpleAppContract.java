@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.RdmaChannel;
+import org.jrdma.RdmaServer;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.kv.KvException;
 import org.jrdma.kv.SimpleApp;
@@ -173,6 +174,27 @@ public abstract class SimpleAppContract {
             liar.send(out, 0, 24).get(30, TimeUnit.SECONDS);
             liar.closeFuture().get(60, TimeUnit.SECONDS);
             assertArrayEquals(reversed(6, body(6, 100)), get(honest.request(6, body(6, 100))), "the honest channel works on");
+        }
+    }
+
+    @Test
+    void anAnswerWithAnotherHeadEndsTheChannelAndFailsTheRequest() throws Exception {
+        // A raw peer answers every request with its id but head + 1.
+        try (Endpoints e = new Endpoints(fabric());
+             SimpleApp client = SimpleApp.open(e.client, SimpleRequestHandler.refuseAll(), MAX);
+             RegisteredBuffer out = e.server.allocate(64)) {
+            RdmaServer liar = e.server.listen(e.address(), (ch, m) -> {
+                ByteBuffer in = m.payload().order(ByteOrder.LITTLE_ENDIAN);
+                ByteBuffer b = out.buffer().order(ByteOrder.LITTLE_ENDIAN);
+                b.put(0, (byte) 2).put(1, (byte) 0).putShort(2, (short) 0).putInt(4, in.getInt(4) + 1)
+                        .putLong(8, in.getLong(8)).putInt(16, 0).putInt(20, 0);
+                ch.send(out, 0, 24);
+            });
+            SimplePeer peer = get(client.connect(liar.localAddress(), e.clientAddress));
+            Throwable failed = failureOf(peer.request(5, new byte[8]));
+            assertInstanceOf(KvException.class, failed);
+            assertFalse(peer.isOpen(), "the channel that answered with another head is closed");
+            liar.close();
         }
     }
 
