@@ -1,5 +1,7 @@
 package org.jrdma.impl;
 
+import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -8,6 +10,8 @@ import java.util.concurrent.CompletableFuture;
  * sequence number, in submission order.
  */
 final class ChannelOp extends CompletableFuture<Object> {
+    private static final System.Logger LOG = System.getLogger("org.jrdma.channel");
+
     enum Kind {
         SEND("SEND", 1), WRITE("RDMA_WRITE", 3), WRITE_IMM("RDMA_WRITE_WITH_IMM", 4), READ("RDMA_READ", 5),
         COMPARE_AND_SWAP("ATOMIC_CMP_AND_SWP", 6), FETCH_AND_ADD("ATOMIC_FETCH_AND_ADD", 7), RECEIVE("RECV", 9),
@@ -93,5 +97,16 @@ final class ChannelOp extends CompletableFuture<Object> {
             ChannelEvents.operationEnded(timing, cause);
         }
         completeExceptionally(cause);
+    }
+
+    /** Fails each of {@code ops} with the cause; one whose cleanup throws does not keep the others from failing. */
+    static void failAll(List<ChannelOp> ops, Throwable cause) {
+        for (ChannelOp op : ops) {
+            try {
+                op.fail(cause);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "failing a " + op.kind.verb + " threw", e);
+            }
+        }
     }
 }

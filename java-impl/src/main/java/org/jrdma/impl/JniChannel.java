@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -286,9 +287,8 @@ final class JniChannel extends NativeResource implements ChannelOperations {
             }
         }
         RdmaClosedException e = new RdmaClosedException("channel to " + remote + " was closed before the operation was posted");
-        for (int i = failed.size() - 1; i >= 0; i--) {
-            failed.get(i).fail(e);
-        }
+        Collections.reverse(failed); // in submission order
+        ChannelOp.failAll(failed, e);
         agent.unposted(firstSeq, e);
     }
 
@@ -440,13 +440,7 @@ final class JniChannel extends NativeResource implements ChannelOperations {
             Throwable reported = closeCause;
             RdmaClosedException error = closedException();
             agent.close(error);
-            for (ChannelOp op : failed) {
-                try {
-                    op.fail(reported instanceof RdmaOperationException ? reported : error);
-                } catch (RuntimeException e) { // one operation's cleanup must not keep the others from failing
-                    LOG.log(Level.WARNING, "failing " + op.kind.verb + " on " + describe() + " threw", e);
-                }
-            }
+            ChannelOp.failAll(failed, reported instanceof RdmaOperationException ? reported : error);
             connected.completeExceptionally(reported != null ? reported : error);
             ChannelHandler h = handler;
             if (!opened && reported instanceof AuthenticationException) {

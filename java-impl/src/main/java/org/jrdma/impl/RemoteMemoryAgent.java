@@ -214,7 +214,7 @@ final class RemoteMemoryAgent {
         }
         revoked.forEach(MemoryRegistration::markClosed);
         buffers.forEach(BufferBase::close);
-        failed.forEach(op -> op.fail(cause));
+        ChannelOp.failAll(failed, cause);
     }
 
     /** Requests from {@code firstSeq} on were never posted (the channel was closing). */
@@ -223,6 +223,6 @@ final class RemoteMemoryAgent {
         synchronized (this) {
             requests.removeIf(op -> op.seq >= firstSeq && failed.add(op));
         }
-        failed.forEach(op -> op.fail(cause));
+        ChannelOp.failAll(failed, cause);
     }
 }

@@ -52,14 +52,7 @@ final class InboundMessages implements ChannelHandler {
     public void onMessage(RdmaChannel rdma, RdmaMessage message) {
         ByteBufAllocator alloc = channel.config().getAllocator();
         if (!message.holdsReceiveBuffer()) {
-            // A large message, in a buffer of its own: no copy. The pipeline gets a slice of it, never the composite
-            // itself: a cumulating decoder (ByteToMessageDecoder) that kept the composite as its cumulation would grow
-            // it with later bytes and hold jrdma's buffer until the cumulation empties; a slice it copies or appends,
-            // and the message goes back once the slice's bytes are consumed.
-            ByteBuf received = ReceivedByteBuf.of(alloc, message);
-            ByteBuf view = received.retainedSlice();
-            received.release();
-            post(view);
+            post(ReceivedByteBuf.of(alloc, message)); // a large message, in a buffer of its own: no copy
             return;
         }
         ByteBuf copy = alloc.directBuffer(message.length());

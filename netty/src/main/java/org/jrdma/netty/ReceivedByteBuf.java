@@ -13,8 +13,7 @@ import org.jrdma.RdmaMessage;
  * do not hold a receive buffer ({@link RdmaMessage#holdsReceiveBuffer()}): a decoder may keep such a
  * buffer until a frame is whole without keeping the peer from sending the rest. The received bytes
  * cannot be changed in place (a {@code ReadOnlyBufferException}). The pipeline gets slices of it
- * ({@link InboundMessages}), never the composite: a composite cumulator would append later bytes to it
- * and keep the message as long as the cumulation lives.
+ * ({@link #of}), never the composite.
  */
 final class ReceivedByteBuf extends CompositeByteBuf {
     private static final int MAX_COMPONENTS = 16; // Netty's default for composites
@@ -27,17 +26,24 @@ final class ReceivedByteBuf extends CompositeByteBuf {
     }
 
     /**
-     * {@return the message as a buffer, tracked by Netty's leak detector} Retains the message: call
-     * from within jrdma's {@code onMessage}.
+     * {@return a slice over the whole message, tracked by Netty's leak detector} Retains the message: call
+     * from within jrdma's {@code onMessage}. A slice, never the composite: a cumulating decoder
+     * (ByteToMessageDecoder) that kept the composite as its cumulation would grow it with later bytes and
+     * hold jrdma's buffer until the cumulation empties; a slice it copies or appends, and the message goes
+     * back once the slice's bytes are consumed.
      */
     static ByteBuf of(ByteBufAllocator alloc, RdmaMessage message) {
         message.retain();
+        ByteBuf whole;
         try {
-            return RegisteredByteBufAllocator.leakAware(new ReceivedByteBuf(alloc, message));
+            whole = RegisteredByteBufAllocator.leakAware(new ReceivedByteBuf(alloc, message));
         } catch (RuntimeException | Error e) {
             message.release();
             throw e;
         }
+        ByteBuf slice = whole.retainedSlice();
+        whole.release();
+        return slice;
     }
 
     /** {@return the message whose payload this buffer shows} */

@@ -9,8 +9,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -89,8 +87,7 @@ class ChannelFailureReportTest {
     }
 
     private EventLoopGroup group(String role, RdmaConfig config) {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("failure-" + role, true),
-                RdmaIoHandler.newFactory(config));
+        EventLoopGroup group = RdmaSocketTestPermutation.oneLoop("failure-" + role, config);
         groups.add(group);
         return group;
     }

@@ -79,6 +79,11 @@ final class RdmaSocketTestPermutation extends SocketTestPermutation {
         return (device == null ? config : config.device(device)).build();
     }
 
+    /** A group of one jrdma loop whose threads are named {@code name} (the tests' own servers and clients). */
+    static EventLoopGroup oneLoop(String name, RdmaConfig config) {
+        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name, true), RdmaIoHandler.newFactory(config));
+    }
+
     private static EventLoopGroup group(String name, RdmaConfig config) {
         return new MultiThreadIoEventLoopGroup(NUM_THREADS, new DefaultThreadFactory("testsuite-jrdma-" + name, true),
                 RdmaIoHandler.newFactory(config));

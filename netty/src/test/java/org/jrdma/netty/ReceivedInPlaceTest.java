@@ -17,10 +17,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -204,8 +202,7 @@ class ReceivedInPlaceTest {
     }
 
     private EventLoopGroup group(Transport transport, String role, String deviceProperty) {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("in-place-" + role, true),
-                RdmaIoHandler.newFactory(RdmaSocketTestPermutation.config(transport, deviceProperty)));
+        EventLoopGroup group = RdmaSocketTestPermutation.oneLoop("in-place-" + role, RdmaSocketTestPermutation.config(transport, deviceProperty));
         groups.add(group);
         return group;
     }

@@ -18,8 +18,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -152,8 +150,7 @@ class RegisteredAllocatorTest {
     }
 
     private EventLoopGroup group(Transport transport, String role, String deviceProperty) {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("allocator-" + role, true),
-                RdmaIoHandler.newFactory(RdmaSocketTestPermutation.config(transport, deviceProperty)));
+        EventLoopGroup group = RdmaSocketTestPermutation.oneLoop("allocator-" + role, RdmaSocketTestPermutation.config(transport, deviceProperty));
         groups.add(group);
         return group;
     }

@@ -113,9 +113,7 @@ public final class SimplePeer {
     /** A message arrived on the channel (loop thread). */
     void onMessage(SimpleWire.Message message) {
         if (message.type() == SimpleWire.REQUEST) {
-            byte[] body = new byte[message.body().remaining()];
-            message.body().get(body);
-            app.handle(new SimpleRequest(this, message.head(), body, message.id()));
+            app.handle(new SimpleRequest(this, message.head(), message.body(), message.id()));
             return;
         }
         Pending p = pending.get(message.id());
@@ -126,13 +124,11 @@ public final class SimplePeer {
         if (!pending.remove(message.id(), p)) {
             return; // failed meanwhile (its send failed): answered once already
         }
-        byte[] body = new byte[message.body().remaining()];
-        message.body().get(body);
         if (message.status() == SimpleWire.OK) {
-            p.answer.complete(body);
+            p.answer.complete(message.body());
         } else {
             p.answer.completeExceptionally(new KvException("request " + p.head + " to " + address() + " failed there: "
-                    + new String(body, StandardCharsets.UTF_8)));
+                    + new String(message.body(), StandardCharsets.UTF_8)));
         }
     }
 

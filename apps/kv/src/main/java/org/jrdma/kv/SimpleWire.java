@@ -16,8 +16,8 @@ final class SimpleWire {
     static final int FAILED = 1; // the body is the responder's error text, UTF-8
     static final int HEADER = 24;
 
-    /** One message, checked: its body is a slice of the payload. */
-    record Message(byte type, int status, int head, long id, ByteBuffer body) {
+    /** One message, checked; its body copied out of the payload (which is valid only while it is handled). */
+    record Message(byte type, int status, int head, long id, byte[] body) {
     }
 
     private SimpleWire() {
@@ -50,7 +50,8 @@ final class SimpleWire {
             throw new ProtocolException("a SimpleApp body of " + Integer.toUnsignedString(bodyLength) + " bytes in a message of "
                     + length + " (at most " + maxBody + ")");
         }
-        ByteBuffer body = in.slice(at + HEADER, bodyLength);
+        byte[] body = new byte[bodyLength];
+        in.get(at + HEADER, body);
         return new Message(type, status, in.getInt(at + 4), in.getLong(at + 8), body);
     }
 }

@@ -158,12 +158,10 @@ public final class ResourceBaseline implements BeforeAllCallback, AfterAllCallba
     /** Each jrdma thread with its state and where it is (a loop that does not end shows why). */
     private static String jrdmaThreadStacks() {
         StringBuilder text = new StringBuilder();
-        Thread.getAllStackTraces().forEach((thread, stack) -> {
-            if (thread.getName().startsWith("jrdma")) {
-                text.append("  ").append(thread.getName()).append(" (").append(thread.getState()).append(")\n");
-                for (int i = 0; i < Math.min(stack.length, 16); i++) {
-                    text.append("      at ").append(stack[i]).append('\n');
-                }
+        jrdmaThreadsAndStacks().forEach((thread, stack) -> {
+            text.append("  ").append(thread.getName()).append(" (").append(thread.getState()).append(")\n");
+            for (int i = 0; i < Math.min(stack.length, 16); i++) {
+                text.append("      at ").append(stack[i]).append('\n');
             }
         });
         return text.toString();
@@ -171,12 +169,16 @@ public final class ResourceBaseline implements BeforeAllCallback, AfterAllCallba
 
     public static Map<String, Long> jrdmaThreads() {
         Map<String, Long> names = new TreeMap<>();
-        for (Thread thread : Thread.getAllStackTraces().keySet()) {
-            if (thread.getName().startsWith("jrdma")) {
-                names.merge(thread.getName(), 1L, Long::sum);
-            }
+        for (Thread thread : jrdmaThreadsAndStacks().keySet()) {
+            names.merge(thread.getName(), 1L, Long::sum);
         }
         return names;
+    }
+
+    private static Map<Thread, StackTraceElement[]> jrdmaThreadsAndStacks() {
+        Map<Thread, StackTraceElement[]> all = Thread.getAllStackTraces();
+        all.keySet().removeIf(thread -> !thread.getName().startsWith("jrdma"));
+        return all;
     }
 
     /**
