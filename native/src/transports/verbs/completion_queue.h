@@ -33,6 +33,7 @@ class CompletionQueue {
   // no more channels of this queue depth).
   void reserve(int entries);
   int max_entries() const noexcept { return max_entries_; }
+  int reserved() const noexcept { return reserved_; }
   void unreserve(int entries) noexcept { reserved_ -= entries; }
 
  private:

@@ -13,13 +13,13 @@
 namespace jrdma {
 
 VerbsChannel::VerbsChannel(uint32_t key, const QueuePairOptions& options, const EngineOptions& ring, ibv_pd* pd,
-                           verbs::CompletionQueue& cq, ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop)
+                           verbs::CompletionQueues& cqs, ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop)
     : key_(key),
       options_(options),
       depth_(ring.depth),
       eager_(ring.eager),
       pd_(pd),
-      cq_(cq),
+      cqs_(cqs),
       memory_(memory),
       memory_lkey_(memory_lkey),
       loop_(loop),
@@ -82,7 +82,8 @@ uint32_t mtu_bytes(int mtu) noexcept { return mtu >= IBV_MTU_256 && mtu <= IBV_M
 void VerbsChannel::destroy_queue_pair() noexcept {
   if (qp_ != nullptr) {
     qp_.reset();
-    cq_.unreserve(2 * static_cast<int>(depth_));
+    cq_->unreserve(2 * static_cast<int>(depth_));
+    cq_ = nullptr;
   }
 }
 
@@ -99,10 +100,10 @@ void VerbsChannel::create_queue_pair() {
                         " (RDMA_DEVICE_PORT)",
                     EXDEV);
   }
-  cq_.reserve(2 * static_cast<int>(depth_));
+  verbs::CompletionQueue& cq = cqs_.reserve(2 * static_cast<int>(depth_));
   ibv_qp_init_attr attr{};
-  attr.send_cq = cq_.get();
-  attr.recv_cq = cq_.get();
+  attr.send_cq = cq.get();
+  attr.recv_cq = cq.get();
   attr.qp_type = IBV_QPT_RC;
   attr.sq_sig_all = 0;
   // Inline data is an optimization whose limit differs per device (rxe 512 bytes, others less): a
@@ -119,10 +120,11 @@ void VerbsChannel::create_queue_pair() {
       break;
     } catch (const RdmaError& e) {
       if (e.errno_value() == EINVAL && max_inline > 0) continue;
-      cq_.unreserve(2 * static_cast<int>(depth_));
+      cq.unreserve(2 * static_cast<int>(depth_));
       throw;
     }
   }
+  cq_ = &cq;  // the queue pair holds its reservation until destroy_queue_pair
   max_inline_ = attr.cap.max_inline_data;
   ibv_qp_attr init{};
   int mask = 0;

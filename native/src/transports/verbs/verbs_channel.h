@@ -18,7 +18,7 @@
 #include "protocol/channel_settings.h"
 #include "protocol/transport.h"
 #include "transports/verbs/cm_id.h"
-#include "transports/verbs/completion_queue.h"
+#include "transports/verbs/completion_queues.h"
 #include "transports/verbs/queue_pair.h"
 
 namespace jrdma {
@@ -100,7 +100,7 @@ class VerbsChannel : public ChannelTransport {
   // `memory` is the channel's block, registered (local write only) under `memory_lkey`; its ring
   // has the engine's shape (`ring`: depth slots of eager bytes, one work request each).
   VerbsChannel(uint32_t key, const QueuePairOptions& options, const EngineOptions& ring, ibv_pd* pd,
-               verbs::CompletionQueue& cq, ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop);
+               verbs::CompletionQueues& cqs, ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop);
   ~VerbsChannel() override;
   VerbsChannel(const VerbsChannel&) = delete;
   VerbsChannel& operator=(const VerbsChannel&) = delete;
@@ -146,7 +146,8 @@ class VerbsChannel : public ChannelTransport {
   const uint32_t depth_;  // the ring's slots: receives posted, sends in flight at most
   const uint32_t eager_;  // bytes per slot
   ibv_pd* pd_;
-  verbs::CompletionQueue& cq_;
+  verbs::CompletionQueues& cqs_;
+  verbs::CompletionQueue* cq_ = nullptr;  // where the queue pair completes, while it exists
   ChannelMemory memory_;
   uint32_t memory_lkey_;
   LoopCommands& loop_;

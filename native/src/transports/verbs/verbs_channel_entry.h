@@ -48,13 +48,13 @@ class BlockLease {
 class VerbsChannelEntry {
  public:
   VerbsChannelEntry(uint32_t channel_key, bool is_passive, const ChannelOptions& channel_options,
-                    RegisteredBlocks& blocks, ibv_pd* pd, verbs::CompletionQueue& cq, LoopCommands& loop,
+                    RegisteredBlocks& blocks, ibv_pd* pd, verbs::CompletionQueues& cqs, LoopCommands& loop,
                     EventSink& sink)
       : key(channel_key),
         passive(is_passive),
         options(channel_options),
         memory_(blocks, memory_size(options)),
-        transport(key, options.queue_pair, options.engine, pd, cq, memory_.memory(), memory_.lkey(), loop),
+        transport(key, options.queue_pair, options.engine, pd, cqs, memory_.memory(), memory_.lkey(), loop),
         engine(key, options.engine, memory_.memory(), sink) {}
 
   static std::size_t memory_size(const ChannelOptions& o) noexcept {

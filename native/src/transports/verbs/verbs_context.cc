@@ -32,7 +32,7 @@ VerbsContext::VerbsContext(const ContextOptions& options)
       attributes_(query_device(device_.get(), name_)),
       pd_(device_.get()),
       channel_(device_.get()),
-      cq_(device_.get(), options.cq_entries, attributes_.max_cqe, channel_.get()),
+      cqs_(device_.get(), options.cq_entries, attributes_.max_cqe, channel_.get()),
       blocks_(pd_.get(), kKeptChannelBlocks),
       pending_(options.max_pending_connections),
       loop_(*this, options.adaptive_spin_us, options.receive_budget),
@@ -83,7 +83,7 @@ std::string VerbsContext::close() noexcept {
   loop_.close();
   cm_channel_.release();  // after every id on it
   blocks_.release();      // registrations before the PD
-  check(cq_.release(), "ibv_destroy_cq");
+  check(cqs_.release(), "ibv_destroy_cq");
   check(channel_.release(), "ibv_destroy_comp_channel");
   check(pd_.release(), "ibv_dealloc_pd (memory regions still registered?)");
   return failures;
@@ -108,7 +108,7 @@ VerbsChannelEntry* VerbsContext::add_channel(const ChannelOptions& options, bool
   with_context.engine.max_reads = static_cast<uint32_t>(max_rd_atomic_);
   with_context.engine.budget = &loop_.budget();
   return channels_.insert([&](uint32_t key) {
-    return std::make_unique<VerbsChannelEntry>(key, passive, with_context, blocks_, pd_.get(), cq_, *this, *this);
+    return std::make_unique<VerbsChannelEntry>(key, passive, with_context, blocks_, pd_.get(), cqs_, *this, *this);
   });
 }
 
@@ -211,6 +211,8 @@ void VerbsContext::tick(std::chrono::steady_clock::time_point now) {
   // Should a CQ notification ever be lost, completions are late by one tick instead of forever:
   // the CQ is armed again before the next sleep.
   cq_armed_ = false;
+  cqs_.release_unused();
+  if (next_cq_ >= cqs_.all().size()) next_cq_ = 0;
   channels_.for_each([&](VerbsChannelEntry& channel) {
     channel.engine.tick(now);
     // An accepted channel that authenticated (or failed to) no longer counts as pending.

@@ -37,7 +37,7 @@
 #include "transports/verbs/cm_event_channel.h"
 #include "transports/verbs/cm_id.h"
 #include "transports/verbs/completion_channel.h"
-#include "transports/verbs/completion_queue.h"
+#include "transports/verbs/completion_queues.h"
 #include "transports/verbs/memory_region.h"
 #include "transports/verbs/protection_domain.h"
 #include "transports/verbs/verbs_channel_entry.h"
@@ -116,8 +116,8 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
 
   ibv_context* device() const noexcept { return device_.get(); }
   ibv_pd* pd() const noexcept { return pd_.get(); }
-  int cq_capacity() const noexcept { return cq_.capacity(); }
-  int cq_resizes() const noexcept { return cq_.resizes(); }
+  int cq_capacity() const noexcept { return cqs_.capacity(); }
+  int cq_resizes() const noexcept { return cqs_.resizes(); }
   // The channel with this key, or null (destroyed, or a stale key). Any thread.
   VerbsChannelEntry* lookup(uint32_t key) const noexcept { return channels_.lookup(key); }
 
@@ -165,6 +165,7 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   // Polls up to `budget` completions, hands them to their engines and flushes the engines touched;
   // true when it found any.
   bool poll_cq(int budget);
+  int poll_one_cq(ibv_cq* cq, int budget);  // how many it polled; no flush
   void flush_dirty_channels();
   void drain_async_events();
   void drain_completion_channel();
@@ -174,7 +175,8 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   const ibv_device_attr attributes_;  // the device's limits, queried once
   verbs::ProtectionDomain pd_;
   verbs::CompletionChannel channel_;
-  verbs::CompletionQueue cq_;
+  verbs::CompletionQueues cqs_;
+  std::size_t next_cq_ = 0;  // loop thread: the CQ poll_cq starts with (in turn, so none waits behind another)
   RegisteredBlocks blocks_;  // channel memory, kept registered for reuse
   verbs::CmEventChannel cm_channel_;
   // What the loop's epoll hands back for the verbs fds (on_ready).
@@ -182,8 +184,8 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   Source sources_[3] = {Source::kCompletion, Source::kAsync, Source::kCm};
   int max_rd_atomic_ = 1;
   uint32_t max_read_ = UINT32_MAX;  // the port's max_msg_sz: the largest rendezvous READ
-  // Loop thread: the CQ is armed, its notification not yet read. It stays unarmed while it has work:
-  // arming costs a system call on some devices (rxe).
+  // Loop thread: the CQs are armed, no notification read since. They stay unarmed while there is
+  // work: arming costs a system call on some devices (rxe).
   bool cq_armed_ = false;
   bool closed_ = false;
   bool device_removed_ = false;  // loop thread: kDeviceRemoved was reported

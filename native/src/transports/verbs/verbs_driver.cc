@@ -1,6 +1,6 @@
-// The verbs driver of the context's loop (context/transport_driver.h): polls the CQ and hands every
+// The verbs driver of the context's loop (context/transport_driver.h): polls the CQs and hands every
 // work completion to its channel's engine, flushes the engines a batch touched (one chain and one
-// doorbell each), arms the CQ before the loop sleeps, and reads the completion channel, async
+// doorbell each), arms the CQs before the loop sleeps, and reads the completion channel, async
 // events and rdma_cm events when their fds are ready. Loop thread only.
 #include <arpa/inet.h>
 
@@ -15,13 +15,25 @@
 namespace jrdma {
 
 bool VerbsContext::poll_cq(int budget) {
+  const auto& queues = cqs_.all();
+  int polled = 0;
+  // Each CQ in turn, starting one further each time: a busy CQ does not keep the others waiting.
+  for (std::size_t i = 0; i < queues.size() && polled < budget; ++i) {
+    polled += poll_one_cq(queues[(next_cq_ + i) % queues.size()]->get(), budget - polled);
+  }
+  if (queues.size() > 1) next_cq_ = (next_cq_ + 1) % queues.size();
+  flush_dirty_channels();
+  return polled > 0;
+}
+
+int VerbsContext::poll_one_cq(ibv_cq* cq, int budget) {
   constexpr int kBatch = 32;
   ibv_wc wc[kBatch];
   // JRDMA_TRACE_CQ=1 prints every work completion (diagnostics; docs/testing.md).
   static const bool trace = std::getenv("JRDMA_TRACE_CQ") != nullptr;
   int polled = 0;
   while (polled < budget) {
-    int got = ibv_poll_cq(cq_.get(), kBatch, wc);
+    int got = ibv_poll_cq(cq, kBatch, wc);
     if (got < 0) throw RdmaError(ErrorKind::kNative, "ibv_poll_cq() failed: " + std::to_string(got), EIO);
     for (int i = 0; i < got; ++i) {
       const ibv_wc& w = wc[i];
@@ -51,8 +63,7 @@ bool VerbsContext::poll_cq(int budget) {
     polled += got;
     if (got < kBatch) break;
   }
-  flush_dirty_channels();
-  return polled > 0;
+  return polled;
 }
 
 void VerbsContext::flush_dirty_channels() {
@@ -69,7 +80,9 @@ void VerbsContext::drain_completion_channel() {
   // One notification per wake-up: the CQ raises one per arm, and should more be queued (arms that
   // were not slept on), the level-triggered epoll reports the fd again. Reading until EAGAIN would
   // cost a system call per message in event mode.
-  if (ibv_get_cq_event(channel_.get(), &ev_cq, &ev_ctx) == 0) cq_.event_received();
+  if (ibv_get_cq_event(channel_.get(), &ev_cq, &ev_ctx) == 0) {
+    if (verbs::CompletionQueue* queue = cqs_.find(ev_cq)) queue->event_received();
+  }
 }
 
 void VerbsContext::drain_async_events() {
@@ -88,7 +101,7 @@ unsigned VerbsContext::polls_per_fd_check() const noexcept { return 256; }
 
 bool VerbsContext::arm_for_sleep(int budget) {
   if (cq_armed_) return false;
-  cq_.arm();
+  cqs_.arm_all();
   cq_armed_ = true;
   return poll_cq(budget);
 }

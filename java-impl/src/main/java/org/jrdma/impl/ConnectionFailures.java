@@ -31,7 +31,7 @@ import org.jrdma.RouteResolutionException;
  * The texts live here only; native code reports codes.
  */
 final class ConnectionFailures {
-    /** errno: the completion queue cannot grow past the device's max_cqe (verbs_context: CompletionQueue::reserve). */
+    /** errno: a channel needs more entries than a completion queue of the device holds (CompletionQueues::reserve). */
     private static final int ENOSPC = 28;
 
     private static final String[] REASONS = {"none", "malformed handshake", "protocol version mismatch",
@@ -203,9 +203,8 @@ final class ConnectionFailures {
                 return new ConnectionException(to + ": connection error (cm status " + status + ")", Math.abs(status));
             case NativeCodes.FAILURE_SETUP:
                 if (status == ENOSPC) {
-                    return new ConnectionException(to + ": the context's completion queue is full: the device holds at most"
-                            + " max_cqe entries and every channel takes 2 x queueDepth of them; lower queueDepth"
-                            + " (RDMA_QUEUE_DEPTH) or spread the channels over more contexts", status);
+                    return new ConnectionException(to + ": a channel takes 2 x queueDepth completion queue entries, more than"
+                            + " a completion queue of the device holds (max_cqe); lower queueDepth (RDMA_QUEUE_DEPTH)", status);
                 }
                 return new ConnectionException(to + ": setting up the queue pair failed (errno " + status + "): the device"
                         + " refused the queue pair or one of its configured attributes (RDMA_MTU, RDMA_GID_INDEX, RDMA_SL,"

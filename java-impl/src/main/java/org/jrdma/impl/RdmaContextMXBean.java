@@ -44,10 +44,10 @@ public interface RdmaContextMXBean {
     /** {@return the device port's own counters (sysfs hw_counters and counters), read now; empty where it has none} */
     Map<String, Long> getDeviceCounters();
 
-    /** {@return how often the completion queue grew to serve more queue pairs} */
+    /** {@return how often a completion queue grew, or another was added, to serve more queue pairs} */
     int getCompletionQueueResizes();
 
-    /** {@return the completion queue's entries now (0 without RDMA)} */
+    /** {@return the entries of the context's completion queues now (0 without RDMA)} */
     int getCompletionQueueCapacity();
 
     /** {@return bytes of registered memory the context's buffer pool holds now, blocks in use and free ones} */
