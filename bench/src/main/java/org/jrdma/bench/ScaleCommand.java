@@ -59,6 +59,10 @@ final class ScaleCommand implements Callable<Integer> {
                     + " refuses connection requests beyond it)")
     int connecting;
 
+    @Option(names = "--nio", description = "also stream over plain Java NIO on loopback with as many connections, after"
+            + " each burst (NioStreams: the reference for RDMA_TRANSPORT=tcp)")
+    boolean nio;
+
     @Option(names = "--csv", paramLabel = "FILE", description = "also write the rows as CSV")
     Path csv;
 
@@ -134,6 +138,11 @@ final class ScaleCommand implements Callable<Integer> {
                         Report.f(row.bytesPerChannelPair() / 1024.0), mib(row.rssStreamed()), Report.f(row.gbitPerSecond()),
                         Report.f(row.cpuMicrosPerMessage()), mib(row.rssClosed()),
                         row.fdsBefore() + "/" + row.fdsOpen() + "/" + row.fdsClosed());
+                if (nio) {
+                    double[] reference = NioStreams.stream(n, size, seconds);
+                    out.printf(Locale.ROOT, "%9s %10s %9s %9s %9s %13s %9s %11s   (plain NIO, %d connections)%n", "", "", "",
+                            "", "", "", Report.f(reference[0]), Report.f(reference[1]), n);
+                }
             }
         }
         if (csv != null) {
