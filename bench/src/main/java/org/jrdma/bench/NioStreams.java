@@ -66,7 +66,10 @@ final class NioStreams {
         return new double[] {received.get() * 8.0 / elapsed, messages == 0 ? Double.NaN : cpu / 1e3 / messages};
     }
 
-    /** One side's selector loop until {@code end}: writes whole messages, or reads and counts the bytes. */
+    /**
+     * One side's selector loop until {@code end}, and until it moved a byte (a thread that started late on a
+     * busy machine still measures something): writes whole messages, or reads and counts the bytes.
+     */
     private static void loop(List<SocketChannel> sockets, int interest, int size, long end, AtomicLong received) {
         ByteBuffer buffer = ByteBuffer.allocateDirect(size);
         try (Selector selector = Selector.open()) {
@@ -77,7 +80,7 @@ final class NioStreams {
                 socket.register(selector, interest, interest == SelectionKey.OP_WRITE ? new int[] {0} : null);
             }
             long bytes = 0;
-            while (System.nanoTime() < end) {
+            while (System.nanoTime() < end || bytes == 0) {
                 if (selector.select(100) == 0) {
                     continue;
                 }
@@ -93,6 +96,7 @@ final class NioStreams {
                             buffer.limit(size).position(written[0]);
                             n = socket.write(buffer);
                             written[0] = (written[0] + n) % size;
+                            bytes += n;
                         }
                     }
                 }
