@@ -57,6 +57,7 @@ final class NioStreams {
         long end = start + TimeUnit.SECONDS.toNanos(seconds);
         long cpuBefore = os.getProcessCpuTime();
         Thread receiver = new Thread(() -> loop(servers, SelectionKey.OP_READ, size, end, received), "nio-receiver");
+        receiver.setDaemon(true); // should the sender fail, the receiver does not keep the process alive
         receiver.start();
         loop(clients, SelectionKey.OP_WRITE, size, end, null);
         receiver.join();
