@@ -5,6 +5,11 @@
 #include <gtest/gtest.h>
 #include <sys/ioctl.h>
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <vector>
+
 #include "test/transport/tcp_loop.h"
 
 namespace jrdma::test {
@@ -48,6 +53,53 @@ TEST(ShmContext, ReadsGoThroughTheRingsAndWakeUpBytesDoNotPileUp) {
   server.context.memory().remove(key);
   client.context.destroy_channel(channel);
   server.context.destroy_channel(accepted);
+  server.context.close_listener(listener);
+}
+
+
+// Many channels over shared memory, idle: beyond the few always looked at, their rings doze (the loop
+// no longer looks at them on every poll, their peers ring the socket after writing), and a message
+// on each still arrives — the doorbell wakes its ring.
+TEST(ShmContext, IdleRingsDozeAndTheirPeersDoorbellsWakeThem) {
+  constexpr std::size_t kChannels = 80;  // more than RingWatch::kAlwaysAwake
+  Loop server(tcp::SharedMemory::kRequired, {}, PollMode::kBusy);  // polls all the time: rings doze soon
+  Loop client(tcp::SharedMemory::kRequired);
+  tcp::TcpListener* listener = listen_on_any_port(server, options(), static_cast<int>(kChannels));
+  std::vector<tcp::TcpChannelEntry*> channels;
+  for (std::size_t i = 0; i < kChannels; ++i) {
+    channels.push_back(client.context.create_channel(options()));
+    client.track(channels.back());
+    client.context.connect(channels.back(), loopback(listener->port), 5000);
+  }
+  EventRecord r;
+  for (tcp::TcpChannelEntry* channel : channels) {
+    ASSERT_TRUE(client.await(EventKind::kChannelOpen, channel->key, &r)) << "channel " << channel->key;
+    ASSERT_TRUE(channel->transport->uses_shared_memory());
+  }
+  for (std::size_t i = 0; i < kChannels; ++i) ASSERT_TRUE(server.await(EventKind::kIncoming, 0, &r)) << i;
+
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  std::size_t expected = kChannels - tcp::RingWatch<tcp::TcpChannelEntry>::kAlwaysAwake;
+  while (server.context.dozing_rings() < expected && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(expected, server.context.dozing_rings()) << "idle rings beyond the always-awake ones doze";
+
+  std::vector<std::vector<uint8_t>> sent;
+  sent.reserve(kChannels);
+  for (std::size_t i = 0; i < kChannels; ++i) {
+    sent.emplace_back(200, static_cast<uint8_t>(i));
+    Submission send{};
+    send.kind = static_cast<uint8_t>(OpKind::kSend);
+    send.local_address = reinterpret_cast<uintptr_t>(sent.back().data());
+    send.length = 200;
+    channels[i]->engine.submit(&send, 1);
+  }
+  ASSERT_TRUE(server.await_messages(kChannels)) << server.messages().size() << " of " << kChannels << " arrived";
+  std::vector<std::vector<uint8_t>> got = server.messages();
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(sent, got) << "every channel's message, whole";
+  for (tcp::TcpChannelEntry* channel : channels) client.context.destroy_channel(channel);
   server.context.close_listener(listener);
 }
 

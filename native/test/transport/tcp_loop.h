@@ -28,8 +28,9 @@ namespace jrdma::test {
 // released at once (its bytes copied first).
 class Loop {
  public:
-  explicit Loop(tcp::SharedMemory shared_memory = tcp::SharedMemory::kOff, const ContextOptions& options = {})
-      : context(options, shared_memory), thread_([this] { run(); }) {}
+  explicit Loop(tcp::SharedMemory shared_memory = tcp::SharedMemory::kOff, const ContextOptions& options = {},
+                PollMode mode = PollMode::kEvent)
+      : context(options, shared_memory), mode_(mode), thread_([this] { run(); }) {}
   ~Loop() {
     stop_ = true;
     context.wake();
@@ -85,7 +86,7 @@ class Loop {
   void run() {
     EventRecord batch[64];
     while (!stop_) {
-      int n = context.wait_events(batch, 64, 50);
+      int n = context.wait_events(batch, 64, 50, mode_);
       std::lock_guard<std::mutex> lock(mutex_);
       for (int i = 0; i < n; ++i) {
         const EventRecord& r = batch[i];
@@ -119,6 +120,7 @@ class Loop {
   std::map<uint32_t, tcp::TcpChannelEntry*> channels_;  // passive channels by key
   std::function<bool()> admission_;
   std::atomic<bool> stop_{false};
+  const PollMode mode_;
   std::thread thread_;
 };
 

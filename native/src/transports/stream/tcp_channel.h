@@ -70,6 +70,8 @@ class TcpChannel : public ChannelTransport {
   bool uses_shared_memory() const noexcept { return pipe_ != nullptr; }
   // The loop, over shared memory: frames are waiting in the incoming ring (no epoll edge says so).
   bool input_waiting() const noexcept { return input_in_rings_ && pipe_->readable(); }
+  // The peer's frames come through the incoming ring now (after its kRingsFollow), not the socket.
+  bool reads_rings() const noexcept { return input_in_rings_; }
   // Before the loop sleeps: the peer rings the socket after its next write; true when bytes are
   // waiting already (then do not sleep). disarm_sleep() once awake.
   bool arm_sleep() noexcept { return input_in_rings_ && pipe_->arm_sleep(); }

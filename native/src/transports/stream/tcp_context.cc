@@ -132,35 +132,27 @@ void TcpContext::enqueue(const Command& command) noexcept {
 // ---- the stream driver (context/transport_driver.h) -------------------------------------------
 
 bool TcpContext::poll(int) {
-  bool worked = false;
-  // Frames that came through shared memory raise no epoll event: the rings are looked at.
-  for (std::size_t i = 0; i < shm_channels_.size(); ++i) {
-    TcpChannelEntry* channel = shm_channels_[i];
-    if (channel->transport->input_waiting()) {
-      on_channel_event(*channel);
-      worked = true;
-    }
-  }
+  // Frames that came through shared memory raise no epoll event: the awake rings are looked at.
+  bool worked = rings_.poll([this](TcpChannelEntry& channel) { on_channel_event(channel); });
   return process_progressed() || worked;
 }
 
-// Without shared memory the sockets are the transport: epoll is looked at on every spin. With it,
-// the rings are polled in user space and epoll (a system call) every 16th spin.
-unsigned TcpContext::polls_per_fd_check() const noexcept { return shm_channels_.empty() ? 1 : 16; }
+// Without rings to look at the sockets are the transport: epoll is looked at on every spin. With
+// awake rings, they are polled in user space and epoll (a system call) every 16th spin.
+unsigned TcpContext::polls_per_fd_check() const noexcept { return rings_.awake() == 0 ? 1 : 16; }
 
-// Before a sleep, peers over shared memory are asked to ring the socket when they write.
+// Before a sleep, peers over shared memory are asked to ring the socket when they write (those of
+// dozing channels were asked when they began to doze).
 bool TcpContext::arm_for_sleep(int) {
-  if (shm_channels_.empty()) return false;
+  if (rings_.awake() == 0) return false;
   rings_armed_ = true;
-  bool waiting = false;
-  for (TcpChannelEntry* channel : shm_channels_) waiting = channel->transport->arm_sleep() || waiting;
-  return waiting;
+  return rings_.arm_awake();
 }
 
 void TcpContext::after_sleep() noexcept {
   if (!rings_armed_) return;
   rings_armed_ = false;
-  for (TcpChannelEntry* channel : shm_channels_) channel->transport->disarm_sleep();
+  rings_.disarm_awake();
 }
 
 void TcpContext::on_ready(void* object, uint32_t events) {
@@ -176,6 +168,7 @@ void TcpContext::on_ready(void* object, uint32_t events) {
       if (channel.transport != nullptr) {
         if ((events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) channel.transport->peer_hung_up();
         channel.transport->drain_wakeups();
+        rings_.wake(&channel);  // a dozing channel's peer rang: its ring is looked at again
       }
       on_channel_event(channel);
       break;
@@ -250,6 +243,7 @@ void TcpContext::run_deferred_commands() {
 
 // Every 100 ms: the engines' own clocks (graceful close, keepalive, timeouts) and set-up deadlines.
 void TcpContext::tick(std::chrono::steady_clock::time_point now) {
+  rings_.tick([this](TcpChannelEntry& channel) { on_channel_event(channel); });  // a doorbell that did not come
   channels_.for_each([&](TcpChannelEntry& channel) {
     if (channel.setup == TcpChannelEntry::Setup::kOpen) {
       channel.engine.tick(now);
@@ -286,7 +280,7 @@ void TcpContext::settle_pending(TcpChannelEntry& channel) noexcept {
 
 void TcpContext::forget(TcpChannelEntry* channel) {
   channel->pending.release();
-  shm_channels_.erase(std::remove(shm_channels_.begin(), shm_channels_.end(), channel), shm_channels_.end());
+  rings_.remove(channel);
   if (channel->transport) channel->transport->disconnect();
   if (channel->fd >= 0) ::close(channel->fd);
   channels_.remove(channel).reset();  // the transport closes its socket, which leaves the epoll set

@@ -34,6 +34,7 @@
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
 #include "transports/stream/shm_handover.h"
+#include "transports/stream/ring_watch.h"
 #include "transports/stream/shm_pipe.h"
 #include "transports/stream/tcp_channel.h"
 #include "transports/stream/tcp_memory.h"
@@ -112,6 +113,7 @@ struct TcpChannelEntry {
   std::unique_ptr<ShmPipe> offered;           // active side: the rings handed over for the hello, until answered
   uint16_t remote_port = 0;                   // active side: whose handover socket to offer the rings to
   PendingPlace pending;                       // passive side: still pending while it proves the key
+  RingWatchState ring;                        // over shared memory: how the loop looks at its ring (ring_watch.h)
 };
 
 class TcpContext : public EventSink, public TransportWaker, private TransportDriver {
@@ -125,6 +127,8 @@ class TcpContext : public EventSink, public TransportWaker, private TransportDri
   // Waits for socket events, records or a wake-up and writes up to `capacity` records; runs the
   // queued commands and the engines' tick (context/context_loop.h); `mode` says how
   // (context/adaptive_spin.h).
+  // Channels over shared memory whose rings the loop does not look at until their peer rings (ring_watch.h); any thread.
+  std::size_t dozing_rings() const noexcept { return rings_.dozing(); }
   int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode = PollMode::kEvent) {
     return loop_.wait_events(out, capacity, timeout_ms, mode);
   }
@@ -217,7 +221,7 @@ class TcpContext : public EventSink, public TransportWaker, private TransportDri
   std::vector<uint32_t> progressed_;   // keys of channels to process again
   std::vector<uint32_t> progressing_;  // loop thread
   const SharedMemory shared_memory_;
-  std::vector<TcpChannelEntry*> shm_channels_;  // loop thread: channels whose frames go through rings
+  RingWatch<TcpChannelEntry> rings_;  // loop thread: channels whose frames go through rings
   bool rings_armed_ = false;  // loop thread: peers over shared memory were asked to ring before a sleep
   // Processes the channels whose requests completed off the loop; true when there were any.
   bool process_progressed();

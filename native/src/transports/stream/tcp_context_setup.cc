@@ -344,7 +344,7 @@ void TcpContext::start_stream(TcpChannelEntry& channel, std::unique_ptr<ShmPipe>
   channel.fd = -1;  // the transport owns it
   if (rings != nullptr) {
     channel.transport->use_shared_memory(std::move(rings));
-    shm_channels_.push_back(&channel);
+    rings_.add(&channel);
   }
   channel.transport->set_waker(this, &channel);
   channel.engine.attach(channel.transport.get());

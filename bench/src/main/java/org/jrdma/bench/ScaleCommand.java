@@ -59,6 +59,10 @@ final class ScaleCommand implements Callable<Integer> {
                     + " refuses connection requests beyond it)")
     int connecting;
 
+    @Option(names = "--active", paramLabel = "N",
+            description = "channels of each burst that stream (default: all); the others stay open and idle")
+    int active;
+
     @Option(names = "--nio", description = "also stream over plain Java NIO on loopback with as many connections, after"
             + " each burst (NioStreams: the reference for RDMA_TRANSPORT=tcp)")
     boolean nio;
@@ -126,8 +130,8 @@ final class ScaleCommand implements Callable<Integer> {
         try (RdmaContext server = Rdma.open(config); RdmaContext client = Rdma.open(config)) {
             BenchCommand.emulationNotice(server, out);
             out.printf("scale over %s: bursts of channels between two contexts of one JVM (%d connecting at a time), %d B"
-                    + " messages, %d in flight per channel, %d s each%n", PingPongCommand.link(server), connecting, size,
-                    window, seconds);
+                    + " messages, %d in flight per channel, %d s each%s%n", PingPongCommand.link(server), connecting, size,
+                    window, seconds, active > 0 ? ", " + active + " of each burst's channels streaming" : "");
             out.printf("%9s %10s %9s %9s %9s %13s %9s %11s %12s %13s%n", "channels", "setup/s", "RSS[MiB]",
                     "open[MiB]", "KiB/pair", "streamed[MiB]", "Gbit/s", "CPU us/msg", "closed[MiB]", "fds");
             for (int n : counts) {
@@ -205,7 +209,7 @@ final class ScaleCommand implements Callable<Integer> {
             setupPerSecond = n / ((System.nanoTime() - start) / 1e9);
             rssOpen = ProcessMemory.residentBytes();
             fdsOpen = ProcessMemory.openFiles();
-            stream = stream(clientContext, channels, received);
+            stream = stream(clientContext, active > 0 ? channels.subList(0, Math.min(active, n)) : channels, received);
             settle();
             rssStreamed = ProcessMemory.residentBytes();
             for (RdmaChannel channel : channels) {
