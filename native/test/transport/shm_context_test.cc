@@ -56,12 +56,11 @@ TEST(ShmContext, ReadsGoThroughTheRingsAndWakeUpBytesDoNotPileUp) {
   server.context.close_listener(listener);
 }
 
-
 // Many channels over shared memory, idle: beyond the few always looked at, their rings doze (the loop
 // no longer looks at them on every poll, their peers ring the socket after writing), and a message
 // on each still arrives — the doorbell wakes its ring.
 TEST(ShmContext, IdleRingsDozeAndTheirPeersDoorbellsWakeThem) {
-  constexpr std::size_t kChannels = 80;  // more than RingWatch::kAlwaysAwake
+  constexpr std::size_t kChannels = 80;                            // more than RingWatch::kAlwaysAwake
   Loop server(tcp::SharedMemory::kRequired, {}, PollMode::kBusy);  // polls all the time: rings doze soon
   Loop client(tcp::SharedMemory::kRequired);
   tcp::TcpListener* listener = listen_on_any_port(server, options(), static_cast<int>(kChannels));

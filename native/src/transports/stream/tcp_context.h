@@ -33,8 +33,8 @@
 #include "context/transport_driver.h"
 #include "protocol/channel_engine.h"
 #include "protocol/event_record.h"
-#include "transports/stream/shm_handover.h"
 #include "transports/stream/ring_watch.h"
+#include "transports/stream/shm_handover.h"
 #include "transports/stream/shm_pipe.h"
 #include "transports/stream/tcp_channel.h"
 #include "transports/stream/tcp_memory.h"
@@ -222,7 +222,7 @@ class TcpContext : public EventSink, public TransportWaker, private TransportDri
   std::vector<uint32_t> progressing_;  // loop thread
   const SharedMemory shared_memory_;
   RingWatch<TcpChannelEntry> rings_;  // loop thread: channels whose frames go through rings
-  bool rings_armed_ = false;  // loop thread: peers over shared memory were asked to ring before a sleep
+  bool rings_armed_ = false;          // loop thread: peers over shared memory were asked to ring before a sleep
   // Processes the channels whose requests completed off the loop; true when there were any.
   bool process_progressed();
   // The channel with this key, or null (gone, or a stale key). Loop thread (which frees channels).

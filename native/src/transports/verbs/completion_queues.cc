@@ -17,8 +17,9 @@ CompletionQueues::CompletionQueues(ibv_context* context, int entries, int max_en
 CompletionQueue& CompletionQueues::reserve(int entries) {
   if (entries > max_entries_) {
     throw RdmaError(ErrorKind::kNative,
-                    "a channel needs " + std::to_string(entries) + " completion queue entries; the device holds at most " +
-                        std::to_string(max_entries_) + " per queue (max_cqe)",
+                    "a channel needs " + std::to_string(entries) +
+                        " completion queue entries; the device holds at most " + std::to_string(max_entries_) +
+                        " per queue (max_cqe)",
                     ENOSPC);
   }
   for (auto& queue : queues_) {
