@@ -40,11 +40,9 @@ class RingWatch {
   void remove(Entry* entry) noexcept {
     if (entry->ring.list == RingWatchState::List::kAwake) erase(awake_, entry);
     if (entry->ring.list == RingWatchState::List::kDozing) erase(dozing_, entry);
-    dozing_count_.store(dozing_.size(), std::memory_order_relaxed);
     entry->ring = RingWatchState{};
   }
 
-  bool empty() const noexcept { return awake_.empty() && dozing_.empty(); }
   std::size_t awake() const noexcept { return awake_.size(); }
   // Any thread (diagnostics, tests).
   std::size_t dozing() const noexcept { return dozing_count_.load(std::memory_order_relaxed); }
@@ -73,7 +71,6 @@ class RingWatch {
   void wake(Entry* entry) {
     if (entry->ring.list != RingWatchState::List::kDozing) return;
     erase(dozing_, entry);
-    dozing_count_.store(dozing_.size(), std::memory_order_relaxed);
     entry->transport->disarm_sleep();
     entry->ring.empty_looks = 0;
     push(awake_, entry, RingWatchState::List::kAwake);
@@ -118,22 +115,23 @@ class RingWatch {
     }
     erase(awake_, &entry);
     push(dozing_, &entry, RingWatchState::List::kDozing);
-    dozing_count_.store(dozing_.size(), std::memory_order_relaxed);
   }
 
-  static void push(std::vector<Entry*>& list, Entry* entry, RingWatchState::List which) {
+  void push(std::vector<Entry*>& list, Entry* entry, RingWatchState::List which) {
     entry->ring.list = which;
     entry->ring.index = list.size();
     list.push_back(entry);
+    dozing_count_.store(dozing_.size(), std::memory_order_relaxed);
   }
 
   // Swaps the last entry into its place: O(1).
-  static void erase(std::vector<Entry*>& list, Entry* entry) noexcept {
+  void erase(std::vector<Entry*>& list, Entry* entry) noexcept {
     std::size_t at = entry->ring.index;
     list[at] = list.back();
     list[at]->ring.index = at;
     list.pop_back();
     entry->ring.list = RingWatchState::List::kNone;
+    dozing_count_.store(dozing_.size(), std::memory_order_relaxed);
   }
 
   std::vector<Entry*> awake_;

@@ -70,7 +70,6 @@ void CompletionQueues::publish() noexcept {
   }
   capacity_.store(capacity, std::memory_order_relaxed);
   resizes_.store(resizes + retired_resizes_ + added_, std::memory_order_relaxed);  // an added CQ counts as one
-  count_.store(static_cast<int>(queues_.size()), std::memory_order_relaxed);
 }
 
 int CompletionQueues::release() noexcept {

@@ -38,10 +38,9 @@ class CompletionQueues {
   // thread, between polls. The kernel drops a destroyed CQ's unread notifications.
   void release_unused() noexcept;
 
-  // Entries the CQs hold, how often one grew or was added, and how many there are; any thread (JMX).
+  // Entries the CQs hold and how often one grew or was added; any thread (JMX).
   int capacity() const noexcept { return capacity_.load(std::memory_order_relaxed); }
   int resizes() const noexcept { return resizes_.load(std::memory_order_relaxed); }
-  int count() const noexcept { return count_.load(std::memory_order_relaxed); }
 
   // Destroys every CQ (their queue pairs must be gone): the first failing ibv_destroy_cq's status, or 0.
   int release() noexcept;
@@ -58,7 +57,6 @@ class CompletionQueues {
   int retired_resizes_ = 0;  // resizes of the CQs released since
   std::atomic<int> capacity_{0};
   std::atomic<int> resizes_{0};
-  std::atomic<int> count_{0};
 };
 
 }  // namespace jrdma::verbs
