@@ -60,10 +60,14 @@ TEST(ShmContext, ReadsGoThroughTheRingsAndWakeUpBytesDoNotPileUp) {
 // no longer looks at them on every poll, their peers ring the socket after writing), and a message
 // on each still arrives — the doorbell wakes its ring.
 TEST(ShmContext, IdleRingsDozeAndTheirPeersDoorbellsWakeThem) {
-  constexpr std::size_t kChannels = 80;                            // more than RingWatch::kAlwaysAwake
-  Loop server(tcp::SharedMemory::kRequired, {}, PollMode::kBusy);  // polls all the time: rings doze soon
+  constexpr std::size_t kChannels = 80;  // more than RingWatch::kAlwaysAwake
+  // All connect at once: none may be refused for too many pending, however slowly the server opens them.
+  ContextOptions many_pending;
+  many_pending.max_pending_connections = static_cast<uint32_t>(kChannels);
+  Loop server(tcp::SharedMemory::kRequired, many_pending, PollMode::kBusy);  // polls all the time: rings doze soon
   Loop client(tcp::SharedMemory::kRequired);
-  tcp::TcpListener* listener = listen_on_any_port(server, options(), static_cast<int>(kChannels));
+  tcp::TcpListener* listener =
+      listen_on_any_port(server, options(), static_cast<int>(kChannels), static_cast<uint32_t>(kChannels));
   std::vector<tcp::TcpChannelEntry*> channels;
   for (std::size_t i = 0; i < kChannels; ++i) {
     channels.push_back(client.context.create_channel(options()));

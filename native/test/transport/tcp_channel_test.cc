@@ -74,6 +74,22 @@ TEST(TcpChannel, MessagesOneAtATimeReuseOneReceiveBuffer) {
   EXPECT_EQ("", pair.b.violation);
 }
 
+// Frames queued together leave together: a batch of sends posted at once is one system call, not
+// one per frame (the socket's buffer takes them all: a few KiB on an idle loopback connection).
+TEST(TcpChannel, SendsPostedTogetherLeaveInOneSystemCall) {
+  TcpPair pair(small_options());
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
+  constexpr int kBatch = 16;  // the channel's credits: all may go at once
+  Submission batch[kBatch];
+  for (Submission& s : batch) s = pair.a.make(OpKind::kSend, 200);
+  uint64_t calls_before = pair.a.transport.transmit_calls();
+  pair.a.engine.submit(batch, kBatch);
+  pair.a.engine.flush();
+  EXPECT_EQ(1u, pair.a.transport.transmit_calls() - calls_before) << "16 sends of 200 bytes";
+  ASSERT_TRUE(pair.run_until([&] { return pair.b.messages_received == kBatch; }));
+  EXPECT_EQ("", pair.b.violation);
+}
+
 // After traffic, a channel that moved nothing for a second of ticks gives its staging and read-ahead
 // pages back; traffic afterwards finds them again (zero pages) and arrives intact.
 TEST(TcpChannel, AChannelIdleForTenTicksGivesItsBufferPagesBackAndStillWorks) {
@@ -97,6 +113,29 @@ TEST(TcpChannel, AChannelIdleForTenTicksGivesItsBufferPagesBackAndStillWorks) {
   reader.trim_if_idle();
   EXPECT_GT(reader.resident_buffer_bytes(), 0u) << "traffic since the last tick starts the count again";
   EXPECT_EQ("", pair.b.violation);
+  EXPECT_EQ("", pair.a.violation);
+}
+
+// A channel whose request waits for the peer's answer is waiting, not idle: however many ticks pass
+// (thousands of streaming channels may each wait seconds for their turn), its buffers stay.
+TEST(TcpChannel, AChannelWaitingForAnAnswerKeepsItsBufferPages) {
+  TcpPair pair(small_options());
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
+  for (int i = 0; i < 10; ++i) pair.submit(pair.b, pair.b.make(OpKind::kSend, 40000));
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.messages_received == 10; }));
+  tcp::TcpChannel& waiting = pair.a.transport;
+  std::size_t resident = waiting.resident_buffer_bytes();
+  ASSERT_GT(resident, 0u) << "it read through its buffers";
+  Submission read = pair.a.make(OpKind::kRead, 64);
+  read.remote_address = reinterpret_cast<uintptr_t>(pair.b.exposed.data());
+  read.rkey = pair.b.exposed_key;
+  pair.submit(pair.a, read);
+  pair.a.engine.flush();  // the request is out; b's loop does not run, so no answer comes
+  for (int tick = 0; tick < 30; ++tick) waiting.trim_if_idle();
+  EXPECT_EQ(resident, waiting.resident_buffer_bytes()) << "a read waiting for its answer";
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.reports.count(read.seq) == 1; }));
+  for (int tick = 0; tick < 30; ++tick) waiting.trim_if_idle();
+  EXPECT_EQ(0u, waiting.resident_buffer_bytes()) << "answered, and idle since";
   EXPECT_EQ("", pair.a.violation);
 }
 
@@ -225,6 +264,7 @@ std::pair<tcp::TcpChannel::State, std::string> after_raw_bytes(const uint8_t* by
   EXPECT_EQ(static_cast<ssize_t>(length), ::write(raw, bytes, length));
   tcp::TcpChannel::State state = tcp::TcpChannel::State::kOpen;
   for (int i = 0; i < 2000 && state == tcp::TcpChannel::State::kOpen; ++i) {
+    transport.socket_readable();  // no epoll here: every turn may read
     state = transport.process(engine);
     ::usleep(1000);
   }

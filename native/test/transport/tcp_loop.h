@@ -140,9 +140,10 @@ inline EngineOptions options(uint32_t eager = 1024) {
   return o;
 }
 
-inline tcp::TcpListener* listen_on_any_port(Loop& server, const EngineOptions& o, int backlog = 16) {
+inline tcp::TcpListener* listen_on_any_port(Loop& server, const EngineOptions& o, int backlog = 16,
+                                            uint32_t max_pending = 64) {
   sockaddr_storage any = loopback(0);
-  return server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), o, backlog);
+  return server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), o, backlog, max_pending);
 }
 
 // An open channel between two loops: the client's end and the server's (null members if it failed).

@@ -120,6 +120,9 @@ class TcpPair {
       if (a.transport.wants_write()) fds[0].events |= POLLOUT;
       if (b.transport.wants_write()) fds[1].events |= POLLOUT;
       ::poll(fds, 2, 1);
+      // What epoll's edge tells the context's loop: the socket has bytes (or its end) to read.
+      if (fds[0].revents != 0) a.transport.socket_readable();
+      if (fds[1].revents != 0) b.transport.socket_readable();
     }
     return true;
   }

@@ -145,12 +145,15 @@ void TcpChannel::trim_if_idle() {
   if (trimmed_ || ++idle_ticks_ < kIdleTicksBeforeTrim) return;
   if (in_payload_ || header_received_ != 0 || input_begin_ < input_end_) return;  // a frame or bytes in hand
   if (!output_.empty()) return;  // the staging buffer may hold what goes out next
+  // Requests wait for the peer's answers: not idle but waiting (with thousands of channels streaming,
+  // each may wait seconds for its turn); its answers and next frames need the buffers again.
+  if (std::any_of(send_queue_.begin(), send_queue_.end(), [](const Pending& p) { return !p.done; })) return;
   buffers_.discard();
   trimmed_ = true;
 }
 
 long TcpChannel::transmit(const iovec* parts, int count) {
-  ++transmits_;  // under mutex_ (write_front_locked)
+  ++transmits_;  // under mutex_ (write_gathered_locked)
   if (!output_in_rings_) {
     msghdr message{};
     message.msg_iov = const_cast<iovec*>(parts);
@@ -168,7 +171,10 @@ long TcpChannel::transmit(const iovec* parts, int count) {
 
 long TcpChannel::receive(uint8_t* into, std::size_t length) {
   ++receives_done_;  // loop thread
-  if (!input_in_rings_) return ::recv(fd_, into, length, 0);
+  if (!input_in_rings_) {
+    iovec part{into, length};
+    return read_socket(&part, 1);
+  }
   long got = pipe_->read(into, length);
   if (got < 0) {
     errno = EPROTO;  // the peer's index into the rings cannot be right
@@ -185,10 +191,41 @@ long TcpChannel::receive(uint8_t* into, std::size_t length) {
   return -1;
 }
 
+long TcpChannel::receive_with_read_ahead(uint8_t* into, std::size_t length) {
+  if (input_in_rings_) return receive(into, length);  // the ring is memory: its next frames are read at no cost
+  ++receives_done_;
+  iovec parts[2] = {{into, length}, {input(), kInputBytes}};
+  return read_socket(parts, 2);
+}
+
+// The socket is read only while epoll's last word says bytes may be there: a read that found it
+// drained (EAGAIN, or fewer bytes than asked for) waits for the next edge, so processing a channel
+// for another reason (a posting thread's progress, room to write) costs no system call. Once the
+// peer's end came, reads go on until one returns 0.
+long TcpChannel::read_socket(iovec* parts, int count) {
+  if (!socket_readable_) {
+    errno = EAGAIN;
+    return -1;
+  }
+  msghdr message{};
+  message.msg_iov = parts;
+  message.msg_iovlen = static_cast<std::size_t>(count);
+  long got = ::recvmsg(fd_, &message, 0);
+  if (got < 0) {
+    if (errno == EAGAIN || errno == EWOULDBLOCK) socket_readable_ = false;
+  } else if (got > 0 && !peer_hung_up_) {
+    std::size_t asked = 0;
+    for (int i = 0; i < count; ++i) asked += parts[i].iov_len;
+    if (static_cast<std::size_t>(got) < asked) socket_readable_ = false;
+  }
+  return got;
+}
+
 bool TcpChannel::drain_wakeups() {
   uint8_t wakeups[256];
   while (input_in_rings_ && !socket_ended_) {
-    ssize_t n = ::recv(fd_, wakeups, sizeof wakeups, 0);
+    iovec part{wakeups, sizeof wakeups};
+    long n = read_socket(&part, 1);
     if (n == 0) socket_ended_ = true;  // receive() reports the end once the ring is empty
     if (n < 0 && errno != EINTR) return errno == EAGAIN || errno == EWOULDBLOCK;  // all read, or failed
   }
@@ -215,6 +252,11 @@ bool TcpChannel::wants_write() const {
   return !output_.empty();
 }
 
+uint64_t TcpChannel::transmit_calls() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return transmits_;
+}
+
 std::string TcpChannel::failure() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return failure_;
@@ -223,13 +265,7 @@ std::string TcpChannel::failure() const {
 // ---- writing (any thread, under mutex_) -------------------------------------------------------------
 
 void TcpChannel::flush_output_locked() {
-  while (!output_.empty() && state_ == State::kOpen && write_front_locked()) {
-    if (output_.front().completes != nullptr) {
-      output_.front().completes->done = true;
-      progressed_ = true;
-    }
-    if (output_.front().switches_to_rings) output_in_rings_ = true;
-    output_.pop_front();
+  while (!output_.empty() && state_ == State::kOpen && write_gathered_locked()) {
   }
   if (closing_ && output_.empty()) {
     end_stream_locked(State::kFailed, "the peer asked for memory it may not reach", kStatusRemoteAccess);
@@ -243,12 +279,21 @@ void TcpChannel::close_after_answers() {
   flush_output_locked();
 }
 
-// Writes what the socket takes of the first frame; true once all of it is written.
-bool TcpChannel::write_front_locked() {
-  Output& o = output_.front();
-  for (;;) {
-    iovec parts[3];
-    int n = 0;
+// One system call for as many queued frames as it can carry: each frame is a system call of its
+// own otherwise, and a large message's rendezvous is several frames (START, READ request and
+// response, DONE, credits) of which a turn often has a few ready at once. A read response's table
+// memory goes through the one staging buffer, so a gather holds one step of it at most and ends
+// with it; a gather also ends after kRingsFollow (what follows goes into the rings). Pops what was
+// written whole; false when the stream took nothing (full, or failed).
+bool TcpChannel::write_gathered_locked() {
+  iovec parts[kGatherParts];
+  std::size_t offered[kGatherParts];  // bytes offered of each frame, front first
+  int n = 0;
+  int frames = 0;
+  bool staged = false;
+  for (Output& o : output_) {
+    if (n + 3 > kGatherParts || (staged && o.table_length > 0)) break;
+    int first_part = n;
     std::size_t offset = o.written;
     auto add = [&](const uint8_t* data, std::size_t length) {
       if (offset >= length) {
@@ -261,10 +306,11 @@ bool TcpChannel::write_front_locked() {
     add(o.header, kFrameHeaderSize);
     add(o.part1, o.length1);
     add(o.part2, o.length2);
-    std::size_t table_done = o.written > kFrameHeaderSize ? o.written - kFrameHeaderSize : 0;
-    if (o.table_length > 0 && n == 0 && table_done < o.table_length) {
+    bool whole = true;
+    if (o.table_length > 0) {
       // A read response's bytes, copied from the table a step at a time: a region removed meanwhile
       // is never read (the peer's stream then ends; it cannot be half-answered).
+      std::size_t table_done = o.written > kFrameHeaderSize ? o.written - kFrameHeaderSize : 0;
       uint32_t step = static_cast<uint32_t>(std::min<std::size_t>(o.table_length - table_done, kStagingBytes));
       if (!memory_.copy_out(o.table_key, o.table_address + table_done, staging(), step)) {
         end_stream_locked(State::kFailed, "memory the peer was reading was deregistered during the read",
@@ -272,20 +318,41 @@ bool TcpChannel::write_front_locked() {
         return false;
       }
       parts[n++] = iovec{staging(), step};
+      staged = true;
+      whole = table_done + step == o.table_length;
     }
-    if (n == 0) return true;
-    long sent = transmit(parts, n);
-    if (sent < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) {
-        // Staged table bytes not taken are copied again next time (the copy is cheap; the check must be redone).
-        return false;
-      }
-      end_stream_ended_by_errno_locked("sending on", errno);
-      return false;
-    }
-    o.written += static_cast<std::size_t>(sent);
+    offered[frames] = 0;
+    for (int i = first_part; i < n; ++i) offered[frames] += parts[i].iov_len;
+    ++frames;
+    if (!whole || o.switches_to_rings) break;
   }
+  long sent;
+  do {
+    sent = transmit(parts, n);
+  } while (sent < 0 && errno == EINTR);
+  if (sent < 0) {
+    // EAGAIN: staged table bytes not taken are copied again next time (the copy is cheap; the check must be redone).
+    if (errno != EAGAIN && errno != EWOULDBLOCK) end_stream_ended_by_errno_locked("sending on", errno);
+    return false;
+  }
+  std::size_t left = static_cast<std::size_t>(sent);
+  for (int i = 0; i < frames; ++i) {
+    Output& o = output_.front();
+    std::size_t took = std::min(left, offered[i]);
+    o.written += took;
+    left -= took;
+    // Taken in part: try again — a full stream then says so (EAGAIN), which for the rings is what asks
+    // the reader to ring once it made room (a partial write into them does not).
+    if (took < offered[i]) return true;
+    if (o.written < kFrameHeaderSize + o.length1 + o.length2 + o.table_length) return true;  // more table steps
+    if (o.completes != nullptr) {
+      o.completes->done = true;
+      progressed_ = true;
+    }
+    if (o.switches_to_rings) output_in_rings_ = true;
+    output_.pop_front();
+  }
+  return true;
 }
 
 void TcpChannel::violate(const std::string& why, ProtocolViolation code) {

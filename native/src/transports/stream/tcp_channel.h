@@ -87,11 +87,15 @@ class TcpChannel : public ChannelTransport {
   // mean the socket is drained. The end may have come with the last bytes, in the same edge: after
   // them only a read that returns 0 sees it, and no further edge would say so.
   void peer_hung_up() noexcept { peer_hung_up_ = true; }
+  // The loop, when epoll says the socket has bytes (or its end): the next read calls the kernel.
+  void socket_readable() noexcept { socket_readable_ = true; }
   void set_waker(TransportWaker* waker, void* cookie) noexcept {
     waker_ = waker;
     cookie_ = cookie;
   }
   bool wants_write() const;
+  // System calls that wrote to the stream so far (frames are gathered: fewer calls than frames).
+  uint64_t transmit_calls() const;
   // Why the stream ended: "" while open.
   std::string failure() const;
   // Loop thread, once a tick: a channel that moved nothing for kIdleTicksBeforeTrim ticks gives the
@@ -107,6 +111,7 @@ class TcpChannel : public ChannelTransport {
   static constexpr std::size_t kInputBytes = 64 * 1024;       // small frames are read through this buffer
   static constexpr std::size_t kDirectReadBytes = 16 * 1024;  // a payload this large is read into place
   static constexpr int kIdleTicksBeforeTrim = 10;             // about a second of ticks
+  static constexpr int kGatherParts = 64;                     // iovecs per system call (frames gathered)
 
   struct Pending {  // a request of the send queue, in posting order
     uint32_t slot;
@@ -151,11 +156,15 @@ class TcpChannel : public ChannelTransport {
   // bytes are wake-ups, drained here, and its end is the peer's). recv/sendmsg semantics.
   long receive(uint8_t* into, std::size_t length);
   long transmit(const iovec* parts, int count);
+  // receive() into `into`, and over the socket whatever follows those bytes into the read-ahead
+  // buffer (empty when called), in one call: more than `length` back means read-ahead bytes.
+  long receive_with_read_ahead(uint8_t* into, std::size_t length);
+  long read_socket(iovec* parts, int count);
   void ring_peer() noexcept;
   void post_chain_locked(const WorkRequest* requests, int count);
   void push_locked(Output output);
   void flush_output_locked();
-  bool write_front_locked();
+  bool write_gathered_locked();
   void answer(const Frame& response, uint32_t table_key = 0, uint64_t table_address = 0, uint32_t table_length = 0);
   bool read_input();
   void begin_frame();
@@ -215,6 +224,7 @@ class TcpChannel : public ChannelTransport {
 
   // Loop thread only.
   bool peer_hung_up_ = false;
+  bool socket_readable_ = true;  // false after a read found the socket drained, until epoll's next edge
   uint8_t header_in_[kFrameHeaderSize];
   std::size_t header_received_ = 0;
   bool in_payload_ = false;

@@ -23,8 +23,11 @@ bool TcpChannel::read_input() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (state_ != State::kOpen) return false;
-      if (closing_) return true;                             // ends once the answers are out: nothing more is read
-      if (output_.size() >= kMaxQueuedOutputs) return true;  // the peer's requests wait until answers left
+      if (closing_) return true;  // ends once the answers are out: nothing more is read
+      // Answers leave together once this pass has read what came (process()); the peer's requests
+      // wait while too many are queued.
+      if (output_.size() >= kMaxQueuedOutputs) flush_output_locked();
+      if (output_.size() >= kMaxQueuedOutputs) return true;
     }
     uint8_t* into;
     std::size_t want;
@@ -46,8 +49,17 @@ bool TcpChannel::read_input() {
     } else if (drained && !peer_hung_up_) {
       return true;
     } else if (want >= kDirectReadBytes && into != payload_staging()) {
-      got = receive(into, want);
-      drained = got > 0 && static_cast<std::size_t>(got) < want;
+      // Straight into place, and what follows it (the next frames) into the read-ahead buffer in the
+      // same call: otherwise a large payload costs one more read for the next header.
+      got = receive_with_read_ahead(into, want);
+      if (got > 0 && static_cast<std::size_t>(got) > want) {
+        input_begin_ = 0;
+        input_end_ = static_cast<std::size_t>(got) - want;
+        drained = input_end_ < kInputBytes;
+        got = static_cast<ssize_t>(want);
+      } else {
+        drained = got > 0 && static_cast<std::size_t>(got) < want;
+      }
     } else {
       got = receive(input(), kInputBytes);
       if (got > 0) {
@@ -242,8 +254,7 @@ void TcpChannel::answer(const Frame& response, uint32_t table_key, uint64_t tabl
   output.table_key = table_key;
   output.table_address = table_address;
   output.table_length = table_length;
-  push_locked(std::move(output));
-  flush_output_locked();
+  push_locked(std::move(output));  // written with whatever else this pass answers (process())
 }
 
 // The request a response answers: the oldest one waiting for a response (the peer answers in order).

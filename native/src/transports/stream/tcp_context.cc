@@ -167,6 +167,7 @@ void TcpContext::on_ready(void* object, uint32_t events) {
       auto& channel = *static_cast<TcpChannelEntry*>(object);
       if (channel.transport != nullptr) {
         if ((events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) channel.transport->peer_hung_up();
+        if ((events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) channel.transport->socket_readable();
         channel.transport->drain_wakeups();
         rings_.wake(&channel);  // a dozing channel's peer rang: its ring is looked at again
       }

@@ -118,10 +118,7 @@ public final class RdmaConfig {
         return v.pollMode;
     }
 
-    /**
-     * {@return the longest spin of {@link PollMode#ADAPTIVE} before the loop sleeps, in microseconds; 0 (the
-     * default): learned per context from what a wake-up costs on this machine}
-     */
+    /** {@return the longest adaptive spin in microseconds, 0: learned ({@link Builder#adaptiveSpinMicros})} */
     public int adaptiveSpinMicros() {
         return v.adaptiveSpinMicros;
     }
@@ -131,16 +128,12 @@ public final class RdmaConfig {
         return v.completionQueueSize;
     }
 
-    /** {@return bytes per receive buffer including the 16-byte header: messages up to eagerSize - 16 are sent eagerly} */
+    /** {@return bytes per receive buffer, its 16-byte header included ({@link Builder#eagerSize})} */
     public int eagerSize() {
         return v.eagerSize;
     }
 
-    /**
-     * {@return the bytes sent inline at most}. Sends and writes of up to this many bytes (a send's 16-byte header
-     * included) are copied into the work request instead of being read from registered memory by the device; the
-     * device's own limit caps it (a queue pair is created with the largest value up to this the device accepts).
-     */
+    /** {@return the bytes a send or write carries inline at most ({@link Builder#maxInline})} */
     public int maxInline() {
         return v.maxInline;
     }
@@ -150,10 +143,7 @@ public final class RdmaConfig {
         return v.connectTimeoutMillis;
     }
 
-    /**
-     * {@return the largest message in bytes}. The largest message this side receives (announced to the peer, whose
-     * sends above it are refused locally); never below eagerSize - 16. Messages above eagerSize - 16 go by rendezvous.
-     */
+    /** {@return the largest message in bytes this side receives ({@link Builder#maxMessageSize})} */
     public int maxMessageSize() {
         return v.maxMessageSize;
     }
@@ -163,46 +153,27 @@ public final class RdmaConfig {
         return v.rendezvousTransfers;
     }
 
-    /**
-     * {@return bytes per READ of a rendezvous transfer}. The receiver of a large message reads it in chunks of this
-     * size (within the port's largest message), several at a time: larger chunks need fewer work requests, smaller
-     * ones let transfers of several channels take turns sooner.
-     */
+    /** {@return bytes per READ of a rendezvous transfer ({@link Builder#rendezvousChunkSize})} */
     public int rendezvousChunkSize() {
         return v.rendezvousChunkSize;
     }
 
-    /**
-     * {@return the budget in bytes}. Bytes a context reads by rendezvous at a time, over all its channels: a large
-     * message is given memory only once its length fits (one larger than the whole budget goes alone).
-     */
+    /** {@return bytes a context reads by rendezvous at a time ({@link Builder#receiveBudget})} */
     public long receiveBudget() {
         return v.receiveBudget;
     }
 
-    /**
-     * {@return the pending requests allowed}. Connection requests a server accepts that are not established yet, per
-     * listener (the listen's config) and per context (the context's config). Each pins a queue pair and a receive ring
-     * (queueDepth * eagerSize bytes) until established or given up; beyond: "too many connection requests pending".
-     */
+    /** {@return the limit of pending connection requests ({@link Builder#maxPendingConnections})} */
     public int maxPendingConnections() {
         return v.maxPendingConnections;
     }
 
-    /**
-     * {@return the bound in milliseconds, or 0}. A channel whose peer sent nothing for this long closes with
-     * {@link PeerSilentException}; 0: not watched. Announced in the handshake: the peer sends a message at least
-     * every third of it when it has nothing else to send, so an idle but live channel stays open.
-     */
+    /** {@return the peer's longest silence in ms, 0: not watched ({@link Builder#keepaliveMillis})} */
     public int keepaliveMillis() {
         return v.keepaliveMillis;
     }
 
-    /**
-     * {@return the bound in milliseconds, or 0}. When a channel's operations wait this long without one of them
-     * completing (no credits or answer from the peer, no completion from the device), the channel closes and every
-     * one fails with {@link OperationTimeoutException}: a posted RDMA operation cannot be withdrawn alone. 0: never.
-     */
+    /** {@return the longest wait for an operation in ms, 0: never ({@link Builder#operationTimeoutMillis})} */
     public int operationTimeoutMillis() {
         return v.operationTimeoutMillis;
     }
@@ -212,10 +183,7 @@ public final class RdmaConfig {
         return v.agentLimits;
     }
 
-    /**
-     * {@return a copy of the key, or null}. The key both ends of every channel of this context prove they hold
-     * (HMAC-SHA256 over fresh nonces of both sides; the key never travels), or null: no authentication.
-     */
+    /** {@return a copy of the pre-shared key, or null: no authentication ({@link Builder#preSharedKey})} */
     public byte[] preSharedKey() {
         return v.preSharedKey == null ? null : v.preSharedKey.clone();
     }
@@ -391,7 +359,8 @@ public final class RdmaConfig {
         }
 
         /**
-         * Bytes per receive buffer, header included; both ends of a channel must agree.
+         * Bytes per receive buffer, its 16-byte header included: messages up to eagerSize - 16 are sent eagerly,
+         * larger ones by rendezvous. Both ends of a channel must agree.
          * @param bytes 64..16777216 (default 4096)
          * @return this builder
          */
@@ -401,7 +370,8 @@ public final class RdmaConfig {
         }
 
         /**
-         * Bytes a send (header included) or write may carry inline; capped by the device's limit.
+         * Bytes a send (its 16-byte header included) or write may carry inline, copied into the work request
+         * rather than read by the device; capped by the largest value the device accepts for a queue pair.
          * @param bytes 0..1024 (default 236)
          * @return this builder
          */
@@ -421,7 +391,8 @@ public final class RdmaConfig {
         }
 
         /**
-         * The largest message this side receives.
+         * The largest message this side receives, announced to the peer (whose sends above it are refused
+         * locally); never below eagerSize - 16. Messages above eagerSize - 16 go by rendezvous.
          * @param bytes 1..2^31-1 (default 1 GiB)
          * @return this builder
          */
@@ -441,7 +412,8 @@ public final class RdmaConfig {
         }
 
         /**
-         * Bytes per READ of a rendezvous transfer.
+         * Bytes per READ of a rendezvous transfer, several at a time: larger chunks need fewer work requests,
+         * smaller ones let the transfers of several channels take turns sooner.
          * @param bytes 4 KiB..1 GiB (default 1 MiB); a device reads at most its port's largest message at once
          * @return this builder
          */
@@ -451,7 +423,8 @@ public final class RdmaConfig {
         }
 
         /**
-         * Bytes a context reads by rendezvous at a time.
+         * Bytes a context reads by rendezvous at a time, over all its channels: a large message is given memory
+         * only once its length fits (one larger than the whole budget goes alone).
          * @param bytes 1 MiB..1 TiB (default 256 MiB)
          * @return this builder
          */
@@ -461,7 +434,8 @@ public final class RdmaConfig {
         }
 
         /**
-         * Accepted connection requests not established yet, per listener and per context.
+         * Accepted connection requests not established yet, per listener (the listen's config) and per context;
+         * each pins a queue pair and queueDepth * eagerSize bytes. Beyond: "too many connection requests pending".
          * @param requests 1..65535 (default 64)
          * @return this builder
          */
@@ -471,7 +445,8 @@ public final class RdmaConfig {
         }
 
         /**
-         * Silence after which a channel's peer is declared gone.
+         * Silence after which a channel closes with {@link PeerSilentException}. Announced: the peer sends a
+         * message at least every third of it when it has nothing else to send (an idle live channel stays open).
          * @param millis 0 (off) or 1000..3600000 (default 30000)
          * @return this builder
          */
@@ -481,7 +456,8 @@ public final class RdmaConfig {
         }
 
         /**
-         * How long operations may wait without one completing.
+         * How long operations may wait without one completing; then the channel closes and every one fails with
+         * {@link OperationTimeoutException} (a posted RDMA operation cannot be withdrawn alone).
          * @param millis 0 (never fail) or 1000..86400000 (default 120000)
          * @return this builder
          */
@@ -501,7 +477,8 @@ public final class RdmaConfig {
         }
 
         /**
-         * Mutual authentication with this key; both ends need the same key.
+         * Mutual authentication with this key: both ends of every channel of the context prove they hold it
+         * (HMAC-SHA256 over fresh nonces of both sides; the key never travels). Both ends need the same key.
          * @param key 16..1024 bytes (32 random bytes are a good key), or null for none
          * @return this builder
          */
