@@ -21,6 +21,20 @@ java -XX:TieredStopAtLevel=1 -Djrdma.netty.transports=verbs -Djrdma.netty.log=${
   $selection "$@" \
   --reports-dir "$reports" --details=tree --disable-banner --disable-ansi-colors &
 pid=$!
+# rxe's counters that tell a slow run from a stuck one: retransmissions (each waits the ACK timeout, about
+# 4 s with the suite's timeout(20)), sequence errors, receiver-not-ready NAKs. Printed with each thread dump
+# and at the end.
+rxe_counters() {
+  for port in /sys/class/infiniband/rxe*/ports/1/hw_counters; do
+    [ -d "$port" ] || continue
+    printf 'netty-verbs: %s:' "$(echo "$port" | cut -d/ -f5)"
+    for c in "$port"/*; do
+      v=$(cat "$c" 2>/dev/null) || continue
+      [ "$v" != 0 ] && printf ' %s=%s' "$(basename "$c")" "$v"
+    done
+    echo
+  done
+}
 # A test that hangs shows where: the JVM's threads after JRDMA_NETTY_DUMP_AFTER seconds (default 600) and
 # every 120 s after that, while it runs.
 (
@@ -31,9 +45,13 @@ pid=$!
     waited=$((waited + 10))
     if [ "$waited" -ge "$next" ]; then
       echo "netty-verbs: still running after ${waited}s; the threads:"
+      rxe_counters
       "${JAVA_HOME:+$JAVA_HOME/bin/}jcmd" "$pid" Thread.print 2>&1 | grep -v '^"\(GC\|G1\|C1\|C2\|VM\|Common-Cleaner\|Signal\|Finalizer\|Reference\|Notification\|Service\|Attach\)' || true
       next=$((next + 120))
     fi
   done
 ) &
 wait "$pid"
+status=$?
+rxe_counters
+exit $status
