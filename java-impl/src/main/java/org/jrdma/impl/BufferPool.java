@@ -198,12 +198,15 @@ final class BufferPool {
                     return;
                 }
                 for (Slab slab : idle) {
-                    slabs.remove(slab);
-                    withFreeBlocks.remove(slab);
+                    withFreeBlocks.remove(slab); // no block is taken from it any more
                     emptySlabs--;
                 }
             }
-            idle.forEach(Slab::retire);
+            idle.forEach(Slab::retire); // deregisters, gives the pages back (outside the lock: slow on some devices)
+            synchronized (this) {
+                // Counted (PoolBytes) until its pages are back: a reader that sees the pool shrink finds them gone.
+                slabs.removeAll(idle);
+            }
         }
     }
 
