@@ -14,11 +14,10 @@ namespace jrdma::tcp {
 
 // Reads frames until the socket has nothing more; false once the stream ended. Small frames come
 // through a buffer (one recv takes several frames, header and payload together); a large payload
-// goes from the socket straight into place. A short read means the socket is drained for now: the
-// next edge of epoll says when more came — unless the peer's end came (peer_hung_up): then reads go
-// on until one returns 0 or EAGAIN.
+// goes from the socket straight into place. A short read means the socket is drained for now:
+// read_socket() then answers EAGAIN until the next edge of epoll says more came — unless the peer's
+// end came (peer_hung_up): then reads go on until one returns 0.
 bool TcpChannel::read_input() {
-  bool drained = false;
   for (;;) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -46,8 +45,6 @@ bool TcpChannel::read_input() {
       got = static_cast<ssize_t>(std::min(want, input_end_ - input_begin_));
       std::memcpy(into, input() + input_begin_, static_cast<std::size_t>(got));
       input_begin_ += static_cast<std::size_t>(got);
-    } else if (drained && !peer_hung_up_) {
-      return true;
     } else if (want >= kDirectReadBytes && into != payload_staging()) {
       // Straight into place, and what follows it (the next frames) into the read-ahead buffer in the
       // same call: otherwise a large payload costs one more read for the next header.
@@ -55,17 +52,13 @@ bool TcpChannel::read_input() {
       if (got > 0 && static_cast<std::size_t>(got) > want) {
         input_begin_ = 0;
         input_end_ = static_cast<std::size_t>(got) - want;
-        drained = input_end_ < kInputBytes;
         got = static_cast<ssize_t>(want);
-      } else {
-        drained = got > 0 && static_cast<std::size_t>(got) < want;
       }
     } else {
       got = receive(input(), kInputBytes);
       if (got > 0) {
         input_begin_ = 0;
         input_end_ = static_cast<std::size_t>(got);
-        drained = static_cast<std::size_t>(got) < kInputBytes;
         continue;
       }
     }
@@ -89,9 +82,7 @@ bool TcpChannel::read_input() {
         violate("a malformed frame header");
         return false;
       }
-      bool rings = input_in_rings_;
       begin_frame();
-      if (input_in_rings_ != rings) drained = false;  // the socket was drained; the rings were not read yet
       continue;
     }
     if (in_.through_table && !in_.refused) {
