@@ -34,8 +34,8 @@ import picocli.CommandLine.Option;
  * environment's configuration) open a burst of N channels between them, stream messages over all
  * of them at once, and close them again, for each N asked for, one burst after the other (as a
  * server sees peers come and go). Per burst: the set-up rate, the process's resident memory and
- * open files before, with the channels open and after they closed, and the aggregate throughput
- * and CPU per message while they stream.
+ * open sockets, event fds and memfds before, with the channels open and after they closed, and the
+ * aggregate throughput and CPU per message while they stream.
  */
 @Command(name = "scale", mixinStandardHelpOptions = true,
         description = "set-up rate, memory, throughput and CPU against the number of channels")
