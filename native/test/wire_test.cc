@@ -137,11 +137,15 @@ TEST(Handshake, RejectsMalformedAndOutOfRangeFields) {
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, 4, &in));
   bytes[0] ^= 1;
   EXPECT_EQ(RejectReason::kMalformed, decode_handshake(bytes, sizeof bytes, &in));
-  Handshake v6 = h;
-  v6.version = 6;
-  encode_handshake(v6, bytes);
+  Handshake v7 = h;
+  v7.version = 7;
+  encode_handshake(v7, bytes);
   EXPECT_EQ(RejectReason::kVersionMismatch, decode_handshake(bytes, sizeof bytes, &in));
-  EXPECT_EQ(6, in.version);
+  EXPECT_EQ(7, in.version);
+  Handshake v5 = h;  // version 5 had the same 32 bytes, but no SOURCE AHEAD frames over TCP
+  v5.version = 5;
+  encode_handshake(v5, bytes);
+  EXPECT_EQ(RejectReason::kVersionMismatch, decode_handshake(bytes, sizeof bytes, &in));
   Handshake v4 = h;  // version 4 had the same 32 bytes, but no AUTH confirmation and no ring handover
   v4.version = 4;
   encode_handshake(v4, bytes);

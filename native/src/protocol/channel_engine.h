@@ -193,6 +193,7 @@ class ChannelEngine : private AgentPort, private RendezvousPort {
   void incoming_ended(uint64_t id, uint64_t length, bool delivered) override;
   void outgoing_ended(uint64_t ticket, int32_t status, int64_t detail) override;
   void revoke(uint64_t exposure) override;
+  void forgo_read(uint32_t rkey) override;
   void take_batch_locked(const Submission* batch, int count);
   void drain_queue_locked();
   void flush_locked();

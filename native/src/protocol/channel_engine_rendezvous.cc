@@ -46,6 +46,7 @@ void ChannelEngine::receive_start_locked(uint32_t slot, const wire::MessageHeade
   posted_.pop_front();
   if (start.length > receive.length) {
     // Nothing is read: the receive fails with the size it needed, the sender learns it.
+    forgo_read(start.rkey);
     deliveries_.deliver(
         make_record(EventKind::kReceiveDone, key_, static_cast<int32_t>(ReceiveStatus::kReceiveTooSmall), 0,
                     static_cast<int64_t>(receive.seq), static_cast<int64_t>(start.length)),
@@ -110,6 +111,10 @@ void ChannelEngine::outgoing_ended(uint64_t ticket, int32_t status, int64_t deta
 
 void ChannelEngine::revoke(uint64_t exposure) {
   if (transport_ != nullptr) transport_->revoke(exposure);
+}
+
+void ChannelEngine::forgo_read(uint32_t rkey) {
+  if (transport_ != nullptr) transport_->forgo_read(rkey);
 }
 
 }  // namespace jrdma

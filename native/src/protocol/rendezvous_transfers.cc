@@ -98,7 +98,8 @@ void RendezvousTransfers::buffer_given(uint64_t id, uint64_t address, uint32_t l
     throw RdmaError(ErrorKind::kIllegalArgument,
                     "no rendezvous transfer " + std::to_string(id) + " waits for a buffer");
   }
-  if (length == 0) {  // Java could not allocate it: the sender learns why, nothing is delivered
+  if (length == 0) {            // Java could not allocate it: the sender learns why, nothing is delivered
+    port_.forgo_read(t->rkey);  // before the answer, which gives the sender its source back
     port_.answer_peer(wire::RendezvousDone{id, wire::RendezvousStatus::kReceiverFailed, static_cast<uint64_t>(detail)});
     end_incoming(id, false);
     return;

@@ -97,6 +97,9 @@ class RendezvousPort {
   virtual void outgoing_ended(uint64_t ticket, int32_t status, int64_t detail) = 0;
   // The peer must not read a source of ours any more.
   virtual void revoke(uint64_t exposure) = 0;
+  // A transfer of the peer's is given up before its bytes were read (the source under `rkey` will
+  // not be read): a transport that holds them already (sent ahead) lets them go.
+  virtual void forgo_read(uint32_t rkey) = 0;
 };
 
 // What makes the channel close: a violation and its detail (e.g. the length announced).

@@ -57,6 +57,10 @@ class ChannelTransport {
   };
   virtual Exposure expose_for_read(uint64_t address, uint64_t length) = 0;
   virtual void revoke(uint64_t handle) noexcept = 0;
+  // The engine will not read the peer's source under `rkey` (it refused the transfer): a transport
+  // that received its bytes ahead of the READ (TCP, shared memory: stream/sources_ahead.h) drops
+  // them. Called before the engine answers the peer. Over verbs nothing is held (default: nothing).
+  virtual void forgo_read(uint32_t rkey) noexcept { (void)rkey; }
   // The peer released memory this side granted it under `rkey` (remote-memory agent): where the
   // transport itself checks keys (TCP, shared memory), the key stops working now, in stream order,
   // so an operation the peer posted after its release finds nothing. Over verbs the device checks

@@ -34,8 +34,9 @@ namespace jrdma::wire {
 
 constexpr uint32_t kMagic = 0x4D44524A;
 // 2: rendezvous (max_message above the eager payload); 3: keepalive; 4: remote-memory agent and
-// tokens, pre-shared-key authentication (flag, AUTH), connect data for admission
-constexpr uint16_t kProtocolVersion = 5;
+// tokens, pre-shared-key authentication (flag, AUTH), connect data for admission; 5: AUTH
+// confirmation, shared-memory handover, RINGS FOLLOW; 6: SOURCE AHEAD over TCP and shared memory
+constexpr uint16_t kProtocolVersion = 6;
 constexpr std::size_t kHandshakeSize = 32;
 constexpr std::size_t kRejectSize = 12;
 constexpr uint16_t kFlagAuthenticate = 1;

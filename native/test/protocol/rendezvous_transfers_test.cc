@@ -43,6 +43,8 @@ struct RecordingPort : RendezvousPort {
     outgoing.push_back({ticket, status, detail, true});
   }
   void revoke(uint64_t exposure) override { revoked.push_back(exposure); }
+  void forgo_read(uint32_t rkey) override { forgone.push_back(rkey); }
+  std::vector<uint32_t> forgone;
 };
 
 constexpr uint64_t kMaxMessage = 1u << 30;
@@ -146,6 +148,8 @@ TEST(RendezvousTransfers, ABufferJavaCouldNotAllocateRefusesTheTransferToThePeer
   ASSERT_EQ(1u, port.answers.size());
   EXPECT_EQ(wire::RendezvousStatus::kReceiverFailed, port.answers[0].status);
   EXPECT_EQ(12u, port.answers[0].detail);
+  ASSERT_EQ(1u, port.forgone.size()) << "a transport holding the source's bytes already lets them go";
+  EXPECT_EQ(77u, port.forgone[0]);
   ASSERT_EQ(1u, port.incoming.size());
   EXPECT_FALSE(port.incoming[0].delivered);
   EXPECT_EQ(0u, budget.in_use());

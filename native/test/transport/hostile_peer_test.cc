@@ -86,20 +86,21 @@ TEST(HostilePeer, APeerThatNeverProvesTheKeyReadsWritesAndAddsNothing) {
   std::vector<uint8_t> before = region.bytes;
   std::vector<uint8_t> payload(64, 0xee);
   for (tcp::FrameType type : {tcp::FrameType::kReadRequest, tcp::FrameType::kWrite, tcp::FrameType::kWriteImmediate,
-                              tcp::FrameType::kAtomicRequest}) {
+                              tcp::FrameType::kAtomicRequest, tcp::FrameType::kSourceAhead}) {
     RawPeer peer(listener->port);
     ASSERT_TRUE(peer.connected());
     peer.hello(true);
     wire::Handshake answer;
     ASSERT_TRUE(peer.accepted(true, &answer)) << "the server answers with its nonce";
     tcp::Frame f = one_sided(type, region);
-    bool with_payload = type == tcp::FrameType::kWrite || type == tcp::FrameType::kWriteImmediate;
+    bool with_payload = type == tcp::FrameType::kWrite || type == tcp::FrameType::kWriteImmediate ||
+                        type == tcp::FrameType::kSourceAhead;
     peer.frame(f, with_payload ? payload.data() : nullptr);
     ASSERT_TRUE(peer.closed_by_server()) << "frame type " << static_cast<int>(type);
     EXPECT_TRUE(peer.received.empty()) << "not even an answer: " << peer.received.size() << " bytes";
     EXPECT_EQ(before, region.bytes) << "frame type " << static_cast<int>(type);
   }
-  for (int closed = 0; closed < 4; ++closed) {
+  for (int closed = 0; closed < 5; ++closed) {
     EventRecord r;
     ASSERT_TRUE(server.await(EventKind::kChannelClosed, 0, &r)) << closed;
     EXPECT_EQ(static_cast<int32_t>(ClosedCause::kProtocolError), r.a)
@@ -136,6 +137,26 @@ TEST(HostilePeer, FramingViolationsCloseTheChannelAsAProtocolError) {
     tcp::Frame f;
     f.type = tcp::FrameType::kSend;
     f.length = options().eager + 1;
+    std::vector<uint8_t> payload(f.length);
+    peer.frame(f, payload.data());
+  });
+  // The sources a peer sends ahead of their STARTs take slots it has credits for (two), and no more.
+  expect_protocol_error("more sources ahead than credits", [](RawPeer& peer) {
+    std::vector<uint8_t> payload(64, 0x5a);
+    for (uint32_t i = 1; i <= 3; ++i) {
+      tcp::Frame f;
+      f.type = tcp::FrameType::kSourceAhead;
+      f.key = i;
+      f.address = 0x10000 * i;
+      f.length = static_cast<uint32_t>(payload.size());
+      peer.frame(f, payload.data());
+    }
+  });
+  expect_protocol_error("a source ahead longer than a slot", [](RawPeer& peer) {
+    tcp::Frame f;
+    f.type = tcp::FrameType::kSourceAhead;
+    f.key = 1;
+    f.length = 64 * 1024 + 1;
     std::vector<uint8_t> payload(f.length);
     peer.frame(f, payload.data());
   });

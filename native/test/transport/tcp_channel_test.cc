@@ -90,6 +90,55 @@ TEST(TcpChannel, SendsPostedTogetherLeaveInOneSystemCall) {
   EXPECT_EQ("", pair.b.violation);
 }
 
+// Over a stream, a rendezvous source up to a slot (64 KiB) is written into the stream before its START
+// (sources_ahead.h): the receiver's READs of it are served from what arrived, none reaches the sender.
+// Larger ones are READ from the peer as before. Both arrive intact.
+TEST(TcpChannel, ASourceUpToASlotComesAheadOfItsStartAndNoneOfItsReadsReachesThePeer) {
+  TcpPair pair(small_options());  // READs of 4 KiB: a 40,000-byte message is ten of them
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
+  constexpr uint64_t kMessages = 20;
+  for (uint64_t i = 0; i < kMessages; i += 2) {  // two at a time: as many as the receiver has slots
+    pair.submit(pair.a, pair.a.make(OpKind::kSend, 40000));
+    pair.submit(pair.a, pair.a.make(OpKind::kSend, 40000));
+    ASSERT_TRUE(pair.run_until([&] { return pair.a.reports.size() == i + 2; }));
+  }
+  ASSERT_TRUE(pair.run_until([&] { return pair.b.large_received == kMessages; }));
+  EXPECT_EQ(kMessages * 10, pair.b.transport.reads_served_ahead());
+  pair.submit(pair.a, pair.a.make(OpKind::kSend, 64 * 1024));
+  pair.submit(pair.a, pair.a.make(OpKind::kSend, 64 * 1024 + 1));  // longer than a slot: READ from a
+  ASSERT_TRUE(
+      pair.run_until([&] { return pair.b.large_received == kMessages + 2 && pair.a.reports.size() == kMessages + 2; }));
+  EXPECT_EQ(kMessages * 10 + 16, pair.b.transport.reads_served_ahead());
+  EXPECT_TRUE(all_reported_once(pair.a, 0));
+  EXPECT_EQ(0u, pair.a.table.size() - 1) << "every source was revoked";
+  EXPECT_EQ("", pair.a.violation);
+  EXPECT_EQ("", pair.b.violation);
+}
+
+// A transfer the receiver refuses (no buffer for it) gives the slot its source took back before the
+// answer reaches the sender: the sender's credits and the receiver's slots stay in step, so more
+// sources than there are slots go ahead without the receiver seeing a peer beyond its credits.
+TEST(TcpChannel, ARefusedTransferGivesItsSourcesSlotBack) {
+  TcpPair pair(small_options());
+  ASSERT_TRUE(pair.run_until([&] { return pair.a.open && pair.b.open; }));
+  pair.b.refuse_buffers = true;
+  constexpr uint64_t kRefused = 5;  // more than the two slots
+  for (uint64_t i = 0; i < kRefused; ++i) {
+    Submission send = pair.a.make(OpKind::kSend, 40000);
+    pair.submit(pair.a, send);
+    ASSERT_TRUE(pair.run_until([&] { return pair.a.reports.count(send.seq) == 1; })) << i;
+    EXPECT_EQ(static_cast<int>(OpStatus::kPeerCouldNotReceive), pair.a.statuses[send.seq]) << i;
+  }
+  pair.b.refuse_buffers = false;
+  pair.b.messages_received = kRefused;  // the refused ones' indices are not expected any more
+  pair.submit(pair.a, pair.a.make(OpKind::kSend, 40000));
+  ASSERT_TRUE(pair.run_until([&] { return pair.b.large_received == 1 && pair.b.messages_received == kRefused + 1; }));
+  EXPECT_EQ(10u, pair.b.transport.reads_served_ahead()) << "the one accepted, from its source ahead";
+  EXPECT_EQ("", pair.a.violation);
+  EXPECT_EQ("", pair.b.violation);
+  EXPECT_FALSE(pair.a.closed || pair.b.closed);
+}
+
 // After traffic, a channel that moved nothing for a second of ticks gives its staging and read-ahead
 // pages back; traffic afterwards finds them again (zero pages) and arrives intact.
 TEST(TcpChannel, AChannelIdleForTenTicksGivesItsBufferPagesBackAndStillWorks) {

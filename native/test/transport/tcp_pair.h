@@ -78,6 +78,7 @@ struct TcpSide {
   uint64_t large_received = 0;       // by rendezvous: READs of the sender's memory
   std::set<uint32_t> receive_slots;  // the receive buffers messages arrived in
   std::vector<uint32_t> immediates;
+  bool refuse_buffers = false;  // as Java when it cannot allocate a large message's buffer
   bool open = false;
   bool closed = false;
   int closed_cause = 0;
@@ -203,6 +204,12 @@ class TcpPair {
           give.compare_add = static_cast<uint64_t>(r.c);
           give.local_address = reinterpret_cast<uintptr_t>(buffer.data());
           give.length = static_cast<uint32_t>(buffer.size());
+          if (s.refuse_buffers) {
+            give.local_address = 0;
+            give.length = 0;
+            give.swap = 12;  // ENOMEM, the sender learns it
+            s.transfers.erase(static_cast<uint64_t>(r.c));
+          }
           s.engine.submit(&give, 1);
           break;
         }

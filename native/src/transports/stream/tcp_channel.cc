@@ -70,8 +70,17 @@ void TcpChannel::post_chain_locked(const WorkRequest* requests, int count) {
         output.length1 = wr.length;
         pending.request = next_request_++;
         break;
-      case OpKind::kRead:
       case OpKind::kTransferRead:
+        // The source came ahead of its START: read here, nothing goes to the peer.
+        if (state_ == State::kOpen &&
+            sources_.serve(wr.rkey, wr.remote_address, wr.length, reinterpret_cast<uint8_t*>(wr.local_address))) {
+          pending.done = true;
+          progressed_ = true;
+          send_queue_.push_back(pending);
+          continue;
+        }
+        [[fallthrough]];
+      case OpKind::kRead:
         frame.type = FrameType::kReadRequest;
         frame.length = wr.length;
         pending.request = next_request_++;
@@ -149,6 +158,7 @@ void TcpChannel::trim_if_idle() {
   // each may wait seconds for its turn); its answers and next frames need the buffers again.
   if (std::any_of(send_queue_.begin(), send_queue_.end(), [](const Pending& p) { return !p.done; })) return;
   buffers_.discard();
+  if (sources_.empty()) sources_.discard();
   trimmed_ = true;
 }
 
@@ -240,16 +250,57 @@ void TcpChannel::ring_peer() noexcept {
   }
 }
 
+// A source short enough goes ahead of its START while a credit allows (sources_ahead.h): its bytes
+// straight from where they are, as a send's — they stay put until the peer's DONE revokes them.
 ChannelTransport::Exposure TcpChannel::expose_for_read(uint64_t address, uint64_t length) {
   uint32_t key = memory_.add(address, length, kRemoteRead);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ == State::kOpen && access_granted_.load(std::memory_order_acquire) && sources_.send_ahead(key, length)) {
+    Frame frame;
+    frame.type = FrameType::kSourceAhead;
+    frame.length = static_cast<uint32_t>(length);
+    frame.key = key;
+    frame.address = address;
+    Output output;
+    encode_frame(frame, output.header);
+    output.part1 = reinterpret_cast<const uint8_t*>(address);
+    output.length1 = static_cast<uint32_t>(length);
+    output.ahead_key = key;
+    push_locked(std::move(output));  // leaves with the START, which the engine posts next
+  }
   return Exposure{key, key};
 }
 
-void TcpChannel::revoke(uint64_t handle) noexcept { memory_.remove(static_cast<uint32_t>(handle)); }
+// A source revoked before it was all written (the channel is closing: a DONE comes only after the
+// peer read every byte) must not be read any more: not yet begun, it never leaves; begun, the
+// stream cannot take the rest back and ends.
+void TcpChannel::revoke(uint64_t handle) noexcept {
+  uint32_t key = static_cast<uint32_t>(handle);
+  memory_.remove(key);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!sources_.revoked(key)) return;
+  auto ahead = std::find_if(output_.begin(), output_.end(), [key](const Output& o) { return o.ahead_key == key; });
+  if (ahead == output_.end()) return;
+  if (ahead->written == 0) {
+    output_.erase(ahead);
+  } else {
+    end_stream_locked(State::kFailed, "a source sent ahead was revoked while it was being written", kStatusFlushed);
+  }
+}
+
+void TcpChannel::forgo_read(uint32_t rkey) noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  sources_.forget(rkey);
+}
 
 bool TcpChannel::wants_write() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return !output_.empty();
+}
+
+uint64_t TcpChannel::reads_served_ahead() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return sources_.served();
 }
 
 uint64_t TcpChannel::transmit_calls() const {

@@ -20,6 +20,7 @@
 #include "protocol/channel_engine.h"
 #include "protocol/transport.h"
 #include "transports/stream/shm_pipe.h"
+#include "transports/stream/sources_ahead.h"
 #include "transports/stream/tcp_frame.h"
 #include "transports/stream/tcp_memory.h"
 
@@ -49,6 +50,7 @@ class TcpChannel : public ChannelTransport {
   void disconnect() noexcept override;
   Exposure expose_for_read(uint64_t address, uint64_t length) override;
   void revoke(uint64_t handle) noexcept override;
+  void forgo_read(uint32_t rkey) noexcept override;
   void revoke_remote_key(uint32_t rkey) noexcept override { memory_.remove(rkey); }
   // From now on the peer's one-sided requests are served (before, one closes the stream); with
   // shared memory, the rings are mapped and this side's frames move into them.
@@ -94,6 +96,8 @@ class TcpChannel : public ChannelTransport {
     cookie_ = cookie;
   }
   bool wants_write() const;
+  // Our READs served from sources the peer sent ahead (none of them went to the peer).
+  uint64_t reads_served_ahead() const;
   // System calls that wrote to the stream so far (frames are gathered: fewer calls than frames).
   uint64_t transmit_calls() const;
   // Why the stream ended: "" while open.
@@ -102,8 +106,8 @@ class TcpChannel : public ChannelTransport {
   // pages of its staging and read-ahead buffers back to the system (zero pages, touched again when
   // traffic resumes), so an idle channel costs as little after traffic as before it.
   void trim_if_idle();
-  // Resident bytes of those buffers (diagnostics and tests).
-  std::size_t resident_buffer_bytes() const noexcept { return buffers_.resident(); }
+  // Resident bytes of those buffers and of the slots for sources sent ahead (diagnostics and tests).
+  std::size_t resident_buffer_bytes() const noexcept { return buffers_.resident() + sources_.resident(); }
 
  private:
   static constexpr std::size_t kStagingBytes = 64 * 1024;     // table memory copied per step, in or out
@@ -135,6 +139,7 @@ class TcpChannel : public ChannelTransport {
     std::size_t written = 0;
     Pending* completes = nullptr;    // done once fully written
     bool switches_to_rings = false;  // kRingsFollow: what comes after it goes into the rings
+    uint32_t ahead_key = 0;          // kSourceAhead: the exposure whose bytes part1 points at
   };
   struct Incoming {  // the frame being read
     Frame frame;
@@ -209,12 +214,13 @@ class TcpChannel : public ChannelTransport {
 
   TransportWaker* waker_ = nullptr;
   void* cookie_ = nullptr;
-  bool progressed_ = false;  // under mutex_: a request became done while writing
+  bool progressed_ = false;  // under mutex_: a request became done while writing or was served here
 
   mutable std::mutex mutex_;  // the send queue, the output and the stream's state
   std::deque<Pending> send_queue_;
   std::deque<Output> output_;
   std::deque<uint32_t> receives_;
+  SourcesAhead sources_;  // ours sent ahead (credits) and the peer's held for our READs
   uint64_t next_request_ = 1;
   State state_ = State::kOpen;
   bool closing_ = false;  // close_after_answers(): nothing more is read, the stream ends once output is out

@@ -100,8 +100,10 @@ bool TcpChannel::read_input() {
 void TcpChannel::begin_frame() {
   // A one-sided request acts on memory now: the messages before it in the stream are handed over
   // first, as an RC queue pair's receive completions precede what the peer posted after them.
+  // A source sent ahead is held like one: nothing of the peer's before its proof.
   bool one_sided = in_.frame.type == FrameType::kWrite || in_.frame.type == FrameType::kWriteImmediate ||
-                   in_.frame.type == FrameType::kReadRequest || in_.frame.type == FrameType::kAtomicRequest;
+                   in_.frame.type == FrameType::kReadRequest || in_.frame.type == FrameType::kAtomicRequest ||
+                   in_.frame.type == FrameType::kSourceAhead;
   if (one_sided && input_engine_ != nullptr && !receive_completions_.empty()) deliver_receives(*input_engine_);
   // Nothing of our memory before the peer proved itself (docs/security.md): not even an answer.
   if (one_sided && !access_granted_.load(std::memory_order_acquire)) {
@@ -144,6 +146,16 @@ void TcpChannel::begin_frame() {
     case FrameType::kAtomicRequest:
       serve_atomic(f);
       break;
+    case FrameType::kSourceAhead: {
+      std::unique_lock<std::mutex> lock(mutex_);
+      in_.into = sources_.hold(f.key, f.address, f.length);
+      if (in_.into == nullptr) {
+        lock.unlock();
+        return violate("a source ahead of its START beyond its credits or longer than a slot (" +
+                       std::to_string(f.length) + " bytes)");
+      }
+      break;
+    }
     case FrameType::kRingsFollow:
       // Only into rings we hold mapped: the client's own from the start, the server's once the
       // client proved itself (so a peer's early switch cannot make us map anything).
@@ -208,6 +220,11 @@ void TcpChannel::end_frame() {
         receive_completions_.push_back({in_.receive_slot, in_.refused ? kStatusRemoteAccess : kStatusSuccess, f.length,
                                         !in_.refused, f.immediate});
       }
+      break;
+    }
+    case FrameType::kSourceAhead: {
+      std::lock_guard<std::mutex> lock(mutex_);
+      sources_.arrived();
       break;
     }
     case FrameType::kReadResponse: {

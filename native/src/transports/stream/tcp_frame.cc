@@ -23,6 +23,7 @@ bool carries_payload(const Frame& f) noexcept {
     case FrameType::kSend:
     case FrameType::kWrite:
     case FrameType::kWriteImmediate:
+    case FrameType::kSourceAhead:
       return true;
     case FrameType::kReadResponse:
       return f.status == 0;
@@ -32,7 +33,7 @@ bool carries_payload(const Frame& f) noexcept {
 }
 
 bool decode_frame(const uint8_t* in, Frame* f) noexcept {
-  if (in[0] < static_cast<uint8_t>(FrameType::kSend) || in[0] > static_cast<uint8_t>(FrameType::kRingsFollow))
+  if (in[0] < static_cast<uint8_t>(FrameType::kSend) || in[0] > static_cast<uint8_t>(FrameType::kSourceAhead))
     return false;
   if (in[2] > static_cast<uint8_t>(AtomicOp::kCompareAndSwap) || in[3] != 0) return false;
   f->type = static_cast<FrameType>(in[0]);

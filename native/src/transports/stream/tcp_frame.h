@@ -1,6 +1,6 @@
 // The TCP transport's frames: what a reliable-connected queue pair carries, as one byte stream.
 // Every frame is a 48-byte header, little-endian like the rest of the wire, followed for kSend, kWrite,
-// kWriteImmediate and a successful kReadResponse by exactly `length` payload bytes. Requests that
+// kWriteImmediate, kSourceAhead and a successful kReadResponse by exactly `length` payload bytes. Requests that
 // act on the peer's memory name it by key, address and length; the peer checks all three against
 // what it registered (TcpMemoryTable) before it touches a byte, and answers each request in order.
 #pragma once
@@ -21,6 +21,8 @@ enum class FrameType : uint8_t {
   kWriteResponse = 8,   // status of a kWrite or kWriteImmediate
   kRingsFollow = 9,     // shared memory: this direction's next frames are in the rings, the socket
                         // carries wake-ups only (sent once, after the peer proved itself)
+  kSourceAhead = 10,    // the bytes of a rendezvous source [address, +length) under key, sent before
+                        // the START that announces it; the peer serves its READ from them (sources_ahead.h)
 };
 
 enum class AtomicOp : uint8_t { kFetchAndAdd = 0, kCompareAndSwap = 1 };
