@@ -22,6 +22,10 @@ TEST(SourcesAhead, ASenderHasAsManyCreditsAsTheReceiverHasSlotsAndGetsOneBackPer
   EXPECT_FALSE(sender.send_ahead(14, 64 * 1024 + 1)) << "longer than a slot";
   EXPECT_FALSE(sender.send_ahead(14, 0));
   EXPECT_TRUE(sender.send_ahead(14, 1));
+  EXPECT_FALSE(sender.idle()) << "sources ahead wait for the peer's DONE";
+  sender.revoked(12);
+  sender.revoked(14);
+  EXPECT_TRUE(sender.idle());
 }
 
 TEST(SourcesAhead, AReadIsServedOnlyFromBytesThatAllArrivedAndLieWithinTheSource) {
@@ -38,10 +42,10 @@ TEST(SourcesAhead, AReadIsServedOnlyFromBytesThatAllArrivedAndLieWithinTheSource
   // Read in chunks, as the engine reads: each from its offset.
   EXPECT_TRUE(receiver.serve(5, 0x1000, 4096, into.data()));
   EXPECT_TRUE(receiver.serve(5, 0x1000 + 4096, 4096, into.data() + 4096));
-  EXPECT_FALSE(receiver.empty()) << "bytes are left to read";
+  EXPECT_FALSE(receiver.idle()) << "bytes are left to read";
   EXPECT_TRUE(receiver.serve(5, 0x1000 + 8192, 10000 - 8192, into.data() + 8192));
   EXPECT_EQ(source, into);
-  EXPECT_TRUE(receiver.empty()) << "every byte read: the slot is free";
+  EXPECT_TRUE(receiver.idle()) << "every byte read: the slot is free";
   EXPECT_EQ(3u, receiver.served());
 }
 
@@ -51,11 +55,11 @@ TEST(SourcesAhead, AReadBeyondTheSourceGivesItsSlotUpAndGoesToThePeer) {
   receiver.arrived();
   std::vector<uint8_t> into(200);
   EXPECT_FALSE(receiver.serve(5, 0x1000 + 50, 51, into.data())) << "one byte past the end";
-  EXPECT_TRUE(receiver.empty());
+  EXPECT_TRUE(receiver.idle());
   ASSERT_NE(nullptr, receiver.hold(5, 0x1000, 100));
   receiver.arrived();
   EXPECT_FALSE(receiver.serve(5, 0xfff, 10, into.data())) << "before the start";
-  EXPECT_TRUE(receiver.empty());
+  EXPECT_TRUE(receiver.idle());
   ASSERT_NE(nullptr, receiver.hold(5, ~uint64_t{0} - 10, 100));  // an address near the end: no sum wraps
   receiver.arrived();
   EXPECT_FALSE(receiver.serve(5, ~uint64_t{0} - 5, 100, into.data()));
@@ -76,7 +80,7 @@ TEST(SourcesAhead, AReceiverHoldsNoMoreThanItsSlotsAndAForgottenSourceFreesItsSl
   receiver.arrived();
   receiver.forget(2);
   receiver.forget(3);
-  EXPECT_TRUE(receiver.empty());
+  EXPECT_TRUE(receiver.idle());
 }
 
 }  // namespace

@@ -75,7 +75,8 @@ void SourcesAhead::forget(uint32_t key) noexcept {
   }
 }
 
-bool SourcesAhead::empty() const noexcept {
+bool SourcesAhead::idle() const noexcept {
+  if (credits_ != kSlots) return false;
   for (const Held& h : held_) {
     if (h.used) return false;
   }

@@ -44,8 +44,9 @@ class SourcesAhead {
   bool serve(uint32_t key, uint64_t address, uint32_t length, uint8_t* into) noexcept;
   // The engine gave the peer's transfer under `key` up (refused it): its bytes are not read.
   void forget(uint32_t key) noexcept;
-  // No slot holds anything: their pages may go back to the system (discard()).
-  bool empty() const noexcept;
+  // No slot holds anything and no source of ours is ahead: nothing waits on the peer or the engine, the
+  // slots' pages may go back to the system (discard()).
+  bool idle() const noexcept;
   void discard() noexcept { memory_.discard(); }
   std::size_t resident() const noexcept { return memory_.resident(); }
   // READs served from held sources so far (diagnostics and tests).

@@ -144,22 +144,17 @@ void TcpChannel::grant_remote_access() {
 
 void TcpChannel::trim_if_idle() {
   std::lock_guard<std::mutex> lock(mutex_);
-  uint64_t moved = transmits_ + receives_done_;
-  if (moved != moved_at_last_tick_) {
-    moved_at_last_tick_ = moved;
-    idle_ticks_ = 0;
-    trimmed_ = false;
-    return;
-  }
-  if (trimmed_ || ++idle_ticks_ < kIdleTicksBeforeTrim) return;
+  if (!idle_trim_.tick(transmits_ + receives_done_)) return;
   if (in_payload_ || header_received_ != 0 || input_begin_ < input_end_) return;  // a frame or bytes in hand
   if (!output_.empty()) return;  // the staging buffer may hold what goes out next
-  // Requests wait for the peer's answers: not idle but waiting (with thousands of channels streaming,
-  // each may wait seconds for its turn); its answers and next frames need the buffers again.
+  // Requests wait for the peer's answers, or sources sent ahead for its DONE, or sources held for our
+  // engine's READs: not idle but waiting (with thousands of channels streaming, each may wait seconds
+  // for its turn); its answers and next frames need the buffers again.
   if (std::any_of(send_queue_.begin(), send_queue_.end(), [](const Pending& p) { return !p.done; })) return;
+  if (!sources_.idle()) return;
   buffers_.discard();
-  if (sources_.empty()) sources_.discard();
-  trimmed_ = true;
+  sources_.discard();
+  idle_trim_.trimmed();
 }
 
 long TcpChannel::transmit(const iovec* parts, int count) {
@@ -406,6 +401,7 @@ bool TcpChannel::write_gathered_locked() {
   return true;
 }
 
+// The peer broke the protocol a queue pair enforces: the stream ends, everything flushes.
 void TcpChannel::violate(const std::string& why, ProtocolViolation code) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (state_ == State::kOpen) violation_ = static_cast<int32_t>(code);
@@ -433,85 +429,6 @@ void TcpChannel::end_stream_locked(State state, const std::string& why, int stat
   end_status_ = status;
   ::shutdown(fd_, SHUT_RDWR);
   output_.clear();  // nothing more leaves; what waited for it flushes
-}
-
-// ---- completions (loop thread) ----------------------------------------------------------------
-
-// Takes the completions that are due, in send-queue order: signaled ones and errors. A failed
-// request ends the stream as a queue pair goes to error; once it ended, everything left flushes
-// (each once, receives included), after the real completions.
-void TcpChannel::collect_locked() {
-  while (!send_queue_.empty() && send_queue_.front().done) {
-    Pending p = send_queue_.front();
-    send_queue_.pop_front();
-    if (p.status != kStatusSuccess) {
-      end_stream_locked(State::kFailed, "a request failed with status " + std::to_string(p.status), p.status);
-    }
-    if (p.signaled || p.status != kStatusSuccess) send_completions_.emplace_back(p.slot, p.status);
-    if (state_ != State::kOpen) break;
-  }
-  real_send_completions_ = send_completions_.size();
-  if (state_ == State::kOpen) return;
-  for (const Pending& p : send_queue_) send_completions_.emplace_back(p.slot, kStatusFlushed);
-  send_queue_.clear();
-  for (uint32_t slot : receives_) receive_flushes_.push_back(slot);
-  receives_.clear();
-}
-
-void TcpChannel::deliver_receives(ChannelEngine& engine) {
-  while (!receive_completions_.empty()) {
-    ReceiveCompletion c = receive_completions_.front();
-    receive_completions_.pop_front();
-    if (c.status != kStatusSuccess) {
-      engine.on_receive_error(c.status);
-    } else if (c.immediate) {
-      engine.on_immediate(c.slot, c.imm);
-    } else {
-      engine.on_receive(c.slot, c.byte_len);
-    }
-  }
-}
-
-TcpChannel::State TcpChannel::process(ChannelEngine& engine) {
-  input_engine_ = &engine;
-  read_input();
-  input_engine_ = nullptr;
-  State state;
-  int end_status;
-  int32_t violation;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    flush_output_locked();
-    collect_locked();
-    progressed_ = false;  // collected now
-    state = state_;
-    end_status = end_status_;
-    violation = violation_;
-  }
-  // The engine runs without our lock (what it posts in answer takes it). What really completed
-  // goes first — messages that arrived before the peer closed are delivered — then, once the
-  // stream ended, the engine closes with the cause, and the flushes reach a closed engine.
-  for (std::size_t i = 0; i < real_send_completions_; ++i) {
-    engine.on_send_completion(send_completions_[i].first, send_completions_[i].second);
-  }
-  deliver_receives(engine);
-  if (state != State::kOpen && !engine.closed()) {
-    if (state == State::kPeerClosed) {
-      engine.abort(ClosedCause::kPeerDisconnected);
-    } else if (violation != 0) {
-      engine.abort(ClosedCause::kProtocolError, violation);
-    } else {
-      engine.abort(ClosedCause::kOperationFailed, end_status, 0);
-    }
-  }
-  for (std::size_t i = real_send_completions_; i < send_completions_.size(); ++i) {
-    engine.on_send_completion(send_completions_[i].first, send_completions_[i].second);
-  }
-  for (std::size_t i = 0; i < receive_flushes_.size(); ++i) engine.on_receive_error(kStatusFlushed);
-  send_completions_.clear();
-  receive_flushes_.clear();
-  real_send_completions_ = 0;
-  return state;
 }
 
 bool TcpChannel::open() const {

@@ -19,6 +19,7 @@
 #include "context/channel_memory.h"
 #include "protocol/channel_engine.h"
 #include "protocol/transport.h"
+#include "transports/stream/idle_trim.h"
 #include "transports/stream/shm_pipe.h"
 #include "transports/stream/sources_ahead.h"
 #include "transports/stream/tcp_frame.h"
@@ -102,9 +103,10 @@ class TcpChannel : public ChannelTransport {
   uint64_t transmit_calls() const;
   // Why the stream ended: "" while open.
   std::string failure() const;
-  // Loop thread, once a tick: a channel that moved nothing for kIdleTicksBeforeTrim ticks gives the
-  // pages of its staging and read-ahead buffers back to the system (zero pages, touched again when
-  // traffic resumes), so an idle channel costs as little after traffic as before it.
+  // Loop thread, once a tick: a channel that moved nothing for a while (IdleTrim: a second at first,
+  // longer for a channel whose traffic came back soon after a trim) gives the pages of its staging,
+  // read-ahead and source buffers back to the system (zero pages, touched again when traffic resumes),
+  // so an idle channel costs as little after traffic as before it.
   void trim_if_idle();
   // Resident bytes of those buffers and of the slots for sources sent ahead (diagnostics and tests).
   std::size_t resident_buffer_bytes() const noexcept { return buffers_.resident() + sources_.resident(); }
@@ -114,7 +116,6 @@ class TcpChannel : public ChannelTransport {
   static constexpr std::size_t kMaxQueuedOutputs = 1024;      // no more requests read while this many answers wait
   static constexpr std::size_t kInputBytes = 64 * 1024;       // small frames are read through this buffer
   static constexpr std::size_t kDirectReadBytes = 16 * 1024;  // a payload this large is read into place
-  static constexpr int kIdleTicksBeforeTrim = 10;             // about a second of ticks
   static constexpr int kGatherParts = 64;                     // iovecs per system call (frames gathered)
 
   struct Pending {  // a request of the send queue, in posting order
@@ -208,9 +209,7 @@ class TcpChannel : public ChannelTransport {
   // path: transmits under mutex_ (any thread), receives on the loop thread.
   uint64_t transmits_ = 0;
   uint64_t receives_done_ = 0;
-  uint64_t moved_at_last_tick_ = 0;  // loop thread, as the following
-  int idle_ticks_ = 0;
-  bool trimmed_ = true;  // nothing is resident yet
+  IdleTrim idle_trim_;  // under mutex_ (trim_if_idle)
 
   TransportWaker* waker_ = nullptr;
   void* cookie_ = nullptr;

@@ -1,5 +1,5 @@
-// The TCP transport's input side (loop thread): frames read off the socket, checked against what
-// this side allows, and answered; see tcp_channel.h.
+// The TCP transport's loop-thread side: frames read off the socket, checked against what this side
+// allows and answered, and the completions handed to the engine (process()); see tcp_channel.h.
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -293,6 +293,83 @@ bool TcpChannel::take_receive(uint32_t* slot) {
   return true;
 }
 
-// The peer broke the protocol a queue pair enforces: the stream ends, everything flushes.
+// ---- completions (loop thread) ----------------------------------------------------------------
+
+// Takes the completions that are due, in send-queue order: signaled ones and errors. A failed
+// request ends the stream as a queue pair goes to error; once it ended, everything left flushes
+// (each once, receives included), after the real completions.
+void TcpChannel::collect_locked() {
+  while (!send_queue_.empty() && send_queue_.front().done) {
+    Pending p = send_queue_.front();
+    send_queue_.pop_front();
+    if (p.status != kStatusSuccess) {
+      end_stream_locked(State::kFailed, "a request failed with status " + std::to_string(p.status), p.status);
+    }
+    if (p.signaled || p.status != kStatusSuccess) send_completions_.emplace_back(p.slot, p.status);
+    if (state_ != State::kOpen) break;
+  }
+  real_send_completions_ = send_completions_.size();
+  if (state_ == State::kOpen) return;
+  for (const Pending& p : send_queue_) send_completions_.emplace_back(p.slot, kStatusFlushed);
+  send_queue_.clear();
+  for (uint32_t slot : receives_) receive_flushes_.push_back(slot);
+  receives_.clear();
+}
+
+void TcpChannel::deliver_receives(ChannelEngine& engine) {
+  while (!receive_completions_.empty()) {
+    ReceiveCompletion c = receive_completions_.front();
+    receive_completions_.pop_front();
+    if (c.status != kStatusSuccess) {
+      engine.on_receive_error(c.status);
+    } else if (c.immediate) {
+      engine.on_immediate(c.slot, c.imm);
+    } else {
+      engine.on_receive(c.slot, c.byte_len);
+    }
+  }
+}
+
+TcpChannel::State TcpChannel::process(ChannelEngine& engine) {
+  input_engine_ = &engine;
+  read_input();
+  input_engine_ = nullptr;
+  State state;
+  int end_status;
+  int32_t violation;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    flush_output_locked();
+    collect_locked();
+    progressed_ = false;  // collected now
+    state = state_;
+    end_status = end_status_;
+    violation = violation_;
+  }
+  // The engine runs without our lock (what it posts in answer takes it). What really completed
+  // goes first — messages that arrived before the peer closed are delivered — then, once the
+  // stream ended, the engine closes with the cause, and the flushes reach a closed engine.
+  for (std::size_t i = 0; i < real_send_completions_; ++i) {
+    engine.on_send_completion(send_completions_[i].first, send_completions_[i].second);
+  }
+  deliver_receives(engine);
+  if (state != State::kOpen && !engine.closed()) {
+    if (state == State::kPeerClosed) {
+      engine.abort(ClosedCause::kPeerDisconnected);
+    } else if (violation != 0) {
+      engine.abort(ClosedCause::kProtocolError, violation);
+    } else {
+      engine.abort(ClosedCause::kOperationFailed, end_status, 0);
+    }
+  }
+  for (std::size_t i = real_send_completions_; i < send_completions_.size(); ++i) {
+    engine.on_send_completion(send_completions_[i].first, send_completions_[i].second);
+  }
+  for (std::size_t i = 0; i < receive_flushes_.size(); ++i) engine.on_receive_error(kStatusFlushed);
+  send_completions_.clear();
+  receive_flushes_.clear();
+  real_send_completions_ = 0;
+  return state;
+}
 
 }  // namespace jrdma::tcp
