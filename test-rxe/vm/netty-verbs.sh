@@ -14,7 +14,10 @@ reports="$repo/test-rxe/target/vm-reports/netty"
 selection="--scan-class-path=$target/test-classes"
 [ $# -gt 0 ] && selection=""  # tests selected: --select-class, --select-method
 rm -rf "$reports"
+# A test that runs past JRDMA_NETTY_DESCRIBE_AFTER seconds (default 60) prints the state of its loops' channels
+# (StallReport: writes in flight, reads waiting, each jrdma channel's counters), every 120 s while it runs.
 java -XX:TieredStopAtLevel=1 -Djrdma.netty.transports=verbs -Djrdma.netty.log=${JRDMA_NETTY_LOG:-DEBUG} -Djrdma.netty.address=10.77.0.1 \
+  -Djrdma.netty.describeAfter=${JRDMA_NETTY_DESCRIBE_AFTER:-60} \
   -Djrdma.netty.serverDevice=rxe0 -Djrdma.netty.clientDevice=rxe1 \
   -jar "$repo/test-rxe/target/vm/junit-console.jar" execute \
   --class-path "$target/test-classes:$target/classes:$(cat "$target/vm/classpath.txt")" \
@@ -34,6 +37,11 @@ rxe_counters() {
     done
     echo
   done
+  # Packets the kernel dropped before rxe saw them (the second column of each CPU's line, hex): a retransmission
+  # with none dropped here was lost (or answered late) inside rxe.
+  dropped=0
+  while read -r _ d _; do dropped=$((dropped + 0x$d)); done < /proc/net/softnet_stat
+  echo "netty-verbs: softnet dropped=$dropped"
 }
 # A test that hangs shows where: the JVM's threads after JRDMA_NETTY_DUMP_AFTER seconds (default 600) and
 # every 120 s after that, while it runs.

@@ -160,6 +160,17 @@ final class InboundMessages implements ChannelHandler {
         }
     }
 
+    /** {@return what waits to be read and why it may wait (the channel's loop)} */
+    String describe() {
+        long bytes = 0;
+        for (ByteBuf message : readable) {
+            bytes += message.readableBytes();
+        }
+        return "inbox " + inbox.size() + ", readable " + readable.size() + "/" + bytes + " B, readRequested=" + readRequested
+                + " deliveryScheduled=" + deliveryScheduled + " drainScheduled=" + drainScheduled.get() + " peerClosed="
+                + (peerClosed != null);
+    }
+
     /** The channel closed: what was not read is dropped (the channel's loop). */
     void discard() {
         for (ByteBuf message = readable.poll(); message != null; message = readable.poll()) {

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoRegistration;
+import java.util.function.Supplier;
 
 /**
  * A channel's tie to its event loop's {@link RdmaIoHandler}, for both channel kinds: registers with the
@@ -12,10 +13,13 @@ import io.netty.channel.IoRegistration;
  */
 final class LoopRegistration implements RdmaIoHandle {
     private final Channel channel;
+    private final Supplier<String> state;
     private IoRegistration registration; // the channel's loop only
 
-    LoopRegistration(Channel channel) {
+    /** {@code state}: a line on what the channel holds, for a report on a program that stopped making progress. */
+    LoopRegistration(Channel channel, Supplier<String> state) {
         this.channel = channel;
+        this.state = state;
     }
 
     /** {@return whether {@code loop} runs {@link RdmaIoHandler}s} */
@@ -46,6 +50,11 @@ final class LoopRegistration implements RdmaIoHandle {
     /** {@return the context (and its allocator) of the loop the channel is registered with} */
     LoopContext context() {
         return registration.attachment();
+    }
+
+    @Override
+    public String describe() {
+        return state.get();
     }
 
     @Override

@@ -15,6 +15,9 @@ interface RdmaIoHandle extends IoHandle {
         // never called: RdmaIoHandler submits no IoEvents
     }
 
+    /** {@return a line on the channel's state, for a report on a program that stopped making progress (its loop only)} */
+    String describe();
+
     /** Closes the channel now, as the loop it is registered with shuts down. */
     void closeNow();
 

@@ -9,6 +9,7 @@ import io.netty.channel.IoRegistration;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -104,6 +105,19 @@ public final class RdmaIoHandler implements IoHandler {
         }
         registered.clear();
         context.close();
+    }
+
+    /**
+     * {@return a line per channel registered with this loop on its state (writes in flight, reads waiting, the
+     * jrdma channel's counters)} For a report on a program or test that stopped making progress: call it on the
+     * loop's thread (submit it to the loop), where the state it reads is kept.
+     */
+    List<String> describeChannels() {
+        List<String> lines = new ArrayList<>(registered.size());
+        for (RdmaIoHandle handle : registered) {
+            lines.add(handle.describe());
+        }
+        return lines;
     }
 
     /** A channel's registration: its attachment is this loop's {@link LoopContext}. */

@@ -25,7 +25,7 @@ public final class RdmaServerSocketChannel extends AbstractServerChannel impleme
     private final ArrayDeque<RdmaSocketChannel> accepted = new ArrayDeque<>();
     private volatile boolean open = true;
     private volatile RdmaServer server;
-    private final LoopRegistration registration = new LoopRegistration(this);
+    private final LoopRegistration registration = new LoopRegistration(this, this::describe);
     private boolean readRequested;
 
     /** A server channel, bound by {@code ServerBootstrap.bind}. */
@@ -94,6 +94,12 @@ public final class RdmaServerSocketChannel extends AbstractServerChannel impleme
         for (RdmaSocketChannel channel = accepted.poll(); channel != null; channel = accepted.poll()) {
             channel.unsafe().closeForcibly();
         }
+    }
+
+    /** {@return a line on what this channel holds (its loop only): {@link RdmaIoHandler#describeChannels()}} */
+    String describe() {
+        return this + ": open=" + open + " listening=" + (server != null) + " accepted, not read yet " + accepted.size()
+                + " readRequested=" + readRequested;
     }
 
     @Override

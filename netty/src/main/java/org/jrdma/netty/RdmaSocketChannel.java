@@ -50,7 +50,7 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
     private volatile LoopContext context;
     private RdmaChannel rdma;
     private RegisteredWrites writes;
-    private final LoopRegistration registration = new LoopRegistration(this);
+    private final LoopRegistration registration = new LoopRegistration(this, this::describe);
     private ChannelPromise connectPromise;
     private Future<?> connectTimeout;
 
@@ -81,6 +81,15 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
     /** {@return the bytes this channel sent straight from the buffers written, without a copy (channel's loop only)} */
     long bytesSentInPlace() {
         return writes == null ? 0 : writes.sentInPlace();
+    }
+
+    /** {@return a line on what this channel holds (its loop only): {@link RdmaIoHandler#describeChannels()}} */
+    String describe() {
+        ChannelOutboundBuffer out = unsafe().outboundBuffer();
+        return this + ": open=" + open + " active=" + active + " autoRead=" + config.isAutoRead() + " writable="
+                + isWritable() + " outbound=" + (out == null ? "none" : out.size() + " buffers/" + out.totalPendingWriteBytes()
+                + " B") + " writes=" + (writes == null ? "none" : writes.describe()) + " inbound=" + inbound.describe()
+                + " jrdma=" + (rdma == null ? "none" : (rdma.isOpen() ? "open " : "closed ") + rdma.counters());
     }
 
     /** What the jrdma channel reports to (messages, close). */

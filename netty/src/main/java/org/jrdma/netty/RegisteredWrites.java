@@ -112,6 +112,11 @@ final class RegisteredWrites {
         return sentInPlace;
     }
 
+    /** {@return the bytes in flight against the bound, and those sent without a copy (channel's loop only)} */
+    String describe() {
+        return "in flight " + inFlight + " B of " + IN_FLIGHT_LIMIT + ", sent in place " + sentInPlace + " B";
+    }
+
     /** {@return whether the in-flight bound holds writes back} */
     boolean full() {
         return inFlight >= IN_FLIGHT_LIMIT;

@@ -81,12 +81,13 @@ final class RdmaSocketTestPermutation extends SocketTestPermutation {
 
     /** A group of one jrdma loop whose threads are named {@code name} (the tests' own servers and clients). */
     static EventLoopGroup oneLoop(String name, RdmaConfig config) {
-        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name, true), RdmaIoHandler.newFactory(config));
+        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name, true),
+                StallReport.tracked(RdmaIoHandler.newFactory(config)));
     }
 
     private static EventLoopGroup group(String name, RdmaConfig config) {
         return new MultiThreadIoEventLoopGroup(NUM_THREADS, new DefaultThreadFactory("testsuite-jrdma-" + name, true),
-                RdmaIoHandler.newFactory(config));
+                StallReport.tracked(RdmaIoHandler.newFactory(config)));
     }
 
     @Override
