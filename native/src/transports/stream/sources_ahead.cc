@@ -27,14 +27,15 @@ bool SourcesAhead::revoked(uint32_t key) noexcept {
   return false;
 }
 
-uint8_t* SourcesAhead::hold(uint32_t key, uint64_t address, uint32_t length) noexcept {
+uint8_t* SourcesAhead::hold(uint32_t key, uint64_t address, uint32_t length) {
   if (length == 0 || length > kSlotBytes) return nullptr;
+  if (memory_ == nullptr) memory_ = std::make_unique<OwnedChannelMemory>(std::size_t{kSlots} * kSlotBytes);
   for (uint32_t i = 0; i < kSlots; ++i) {
     Held& h = held_[i];
     if (h.used) continue;
     h = Held{true, false, key, address, length, 0};
     last_held_ = static_cast<int>(i);
-    return memory_.data() + static_cast<std::size_t>(i) * kSlotBytes;
+    return memory_->data() + static_cast<std::size_t>(i) * kSlotBytes;
   }
   return nullptr;
 }
@@ -56,7 +57,7 @@ bool SourcesAhead::serve(uint32_t key, uint64_t address, uint32_t length, uint8_
       h = Held{};
       return false;
     }
-    std::memcpy(into, memory_.data() + static_cast<std::size_t>(i) * kSlotBytes + (address - h.address), length);
+    std::memcpy(into, memory_->data() + static_cast<std::size_t>(i) * kSlotBytes + (address - h.address), length);
     h.read += length;
     ++served_;
     if (h.read >= h.length) h = Held{};

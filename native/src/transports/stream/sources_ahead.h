@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "context/channel_memory.h"
 
@@ -24,7 +25,7 @@ class SourcesAhead {
   static constexpr uint32_t kSlots = 2;              // sources of a channel held at a time (per direction)
   static constexpr uint32_t kSlotBytes = 64 * 1024;  // the longest source sent ahead
 
-  SourcesAhead() : memory_(kSlots * kSlotBytes) {}
+  SourcesAhead() = default;
 
   // --- the sender's side: credits -----------------------------------------------------------------
   // Whether a source of `length` bytes under `key` goes ahead (a credit is taken for it).
@@ -35,8 +36,10 @@ class SourcesAhead {
 
   // --- the receiver's side: slots -----------------------------------------------------------------
   // Where the `length` bytes of the peer's source [address, +length) under `key` go; null when the
-  // peer may not send it (longer than a slot, or no slot free: it exceeded its credits).
-  uint8_t* hold(uint32_t key, uint64_t address, uint32_t length) noexcept;
+  // peer may not send it (longer than a slot, or no slot free: it exceeded its credits). The slots are
+  // mapped with the first source (a channel that never gets one maps nothing): throws RdmaError when
+  // that mapping fails.
+  uint8_t* hold(uint32_t key, uint64_t address, uint32_t length);
   // The bytes of the source hold() placed last are all in: READs may take them now.
   void arrived() noexcept;
   // A READ of [address, +length) of the peer's memory under `key`: copied to `into` when a held source
@@ -47,8 +50,10 @@ class SourcesAhead {
   // No slot holds anything and no source of ours is ahead: nothing waits on the peer or the engine, the
   // slots' pages may go back to the system (discard()).
   bool idle() const noexcept;
-  void discard() noexcept { memory_.discard(); }
-  std::size_t resident() const noexcept { return memory_.resident(); }
+  void discard() noexcept {
+    if (memory_ != nullptr) memory_->discard();
+  }
+  std::size_t resident() const noexcept { return memory_ == nullptr ? 0 : memory_->resident(); }
   // READs served from held sources so far (diagnostics and tests).
   uint64_t served() const noexcept { return served_; }
 
@@ -67,7 +72,7 @@ class SourcesAhead {
   Held held_[kSlots];
   int last_held_ = -1;
   uint64_t served_ = 0;
-  OwnedChannelMemory memory_;  // kSlots x kSlotBytes: pages exist once a source arrived
+  std::unique_ptr<OwnedChannelMemory> memory_;  // kSlots x kSlotBytes, from the first source on
 };
 
 }  // namespace jrdma::tcp

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/error.h"
 #include "transports/stream/tcp_channel.h"
 
 namespace jrdma::tcp {
@@ -148,7 +149,14 @@ void TcpChannel::begin_frame() {
       break;
     case FrameType::kSourceAhead: {
       std::unique_lock<std::mutex> lock(mutex_);
-      in_.into = sources_.hold(f.key, f.address, f.length);
+      try {
+        in_.into = sources_.hold(f.key, f.address, f.length);
+      } catch (const RdmaError& e) {
+        // Our memory, not the peer's fault: the channel fails with the cause.
+        return end_stream_locked(State::kFailed,
+                                 std::string("mapping the slots for the peer's sources failed: ") + e.what(),
+                                 kStatusRetryExceeded);
+      }
       if (in_.into == nullptr) {
         lock.unlock();
         return violate("a source ahead of its START beyond its credits or longer than a slot (" +
