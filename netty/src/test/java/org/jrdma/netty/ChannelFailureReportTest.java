@@ -11,7 +11,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -29,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * reset TCP connection is — not as a silent close.
  */
 class ChannelFailureReportTest {
-    private final List<EventLoopGroup> groups = new ArrayList<>();
+    private final LoopGroups groups = new LoopGroups();
     private final CountDownLatch releaseServerLoop = new CountDownLatch(1);
 
     static List<Transport> transports() {
@@ -39,9 +38,7 @@ class ChannelFailureReportTest {
     @AfterEach
     void shutDown() {
         releaseServerLoop.countDown();
-        for (EventLoopGroup group : groups) {
-            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-        }
+        groups.shutDown();
     }
 
     @ParameterizedTest

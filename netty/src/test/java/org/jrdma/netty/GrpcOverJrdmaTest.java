@@ -69,7 +69,7 @@ class GrpcOverJrdmaTest {
     private static final MethodDescriptor<byte[], byte[]> NEVER = method("Never", MethodDescriptor.MethodType.UNARY);
     private static final int LARGE = 16 << 20;
 
-    private final List<EventLoopGroup> groups = new ArrayList<>();
+    private final LoopGroups groups = new LoopGroups();
     private Server server;
     private ManagedChannel channel;
     private final CountDownLatch neverCancelled = new CountDownLatch(1);
@@ -164,9 +164,7 @@ class GrpcOverJrdmaTest {
         if (server != null) {
             server.shutdownNow().awaitTermination(30, TimeUnit.SECONDS);
         }
-        for (EventLoopGroup group : groups) {
-            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).sync();
-        }
+        groups.shutDown();
     }
 
     @ParameterizedTest

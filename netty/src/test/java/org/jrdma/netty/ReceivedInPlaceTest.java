@@ -48,7 +48,7 @@ class ReceivedInPlaceTest {
     private static final int LARGE = 256 << 10;
     private static final int MESSAGES = 8;
 
-    private final List<EventLoopGroup> groups = new ArrayList<>();
+    private final LoopGroups groups = new LoopGroups();
     private final List<ByteBuf> held = new ArrayList<>();
     private final ByteArrayOutputStream received = new ByteArrayOutputStream();
     private final CompletableFuture<byte[]> all = new CompletableFuture<>();
@@ -61,9 +61,7 @@ class ReceivedInPlaceTest {
     @AfterEach
     void shutDown() {
         held.forEach(ByteBuf::release);
-        for (EventLoopGroup group : groups) {
-            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-        }
+        groups.shutDown();
     }
 
     @ParameterizedTest

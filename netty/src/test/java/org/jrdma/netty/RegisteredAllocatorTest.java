@@ -20,7 +20,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -37,7 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * slices and after growing; the bytes arrive whole and in order, and each block is given back.
  */
 class RegisteredAllocatorTest {
-    private final List<EventLoopGroup> groups = new ArrayList<>();
+    private final LoopGroups groups = new LoopGroups();
     private final ByteArrayOutputStream received = new ByteArrayOutputStream();
     private final CompletableFuture<byte[]> all = new CompletableFuture<>();
     private int expected;
@@ -48,9 +47,7 @@ class RegisteredAllocatorTest {
 
     @AfterEach
     void shutDown() {
-        for (EventLoopGroup group : groups) {
-            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-        }
+        groups.shutDown();
     }
 
     @ParameterizedTest

@@ -12,7 +12,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * it: the bytes arrived (jrdma counted them) and wait to be read.
  */
 class StallReportTest {
-    private final List<EventLoopGroup> groups = new ArrayList<>();
+    private final LoopGroups groups = new LoopGroups();
 
     static List<Transport> transports() {
         return RdmaSocketTestPermutation.transports();
@@ -36,9 +35,7 @@ class StallReportTest {
 
     @AfterEach
     void shutDown() {
-        for (EventLoopGroup group : groups) {
-            group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-        }
+        groups.shutDown();
     }
 
     @ParameterizedTest
