@@ -7,6 +7,8 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.IoOps;
 import io.netty.channel.IoRegistration;
 import io.netty.util.concurrent.ThreadAwareExecutor;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -14,6 +16,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jrdma.AsyncEvent;
 import org.jrdma.PollMode;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaConfig;
@@ -26,6 +29,7 @@ import org.jrdma.RdmaContext;
  * {@code new MultiThreadIoEventLoopGroup(RdmaIoHandler.newFactory())}.
  */
 public final class RdmaIoHandler implements IoHandler {
+    private static final InternalLogger LOG = InternalLoggerFactory.getInstance(RdmaIoHandler.class);
     private final ThreadAwareExecutor executor;
     private final RdmaContext context;
     private final LoopContext loopContext;
@@ -36,6 +40,15 @@ public final class RdmaIoHandler implements IoHandler {
         // Opened here, not on the loop's thread, so that a group that cannot work fails where it is created.
         this.context = Rdma.open(config.toBuilder().pollMode(PollMode.CALLER).build());
         this.loopContext = new LoopContext(context);
+        // A device's asynchronous errors (a queue pair's access or request error, a port going down) end channels whose
+        // own operations then only say "flushed": logged, so that such an end can be traced to its cause.
+        context.addAsyncEventListener(event -> {
+            if (event.severity() == AsyncEvent.Severity.INFO) {
+                LOG.debug("{}: {}", context, event);
+            } else {
+                LOG.warn("{}: {}", context, event);
+            }
+        });
     }
 
     /** {@return a factory of handlers configured by the RDMA_* environment variables ({@link RdmaConfig#fromEnvironment()})} */
