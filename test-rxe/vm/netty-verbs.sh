@@ -42,6 +42,10 @@ rxe_counters() {
   dropped=0
   while read -r _ d _; do dropped=$((dropped + 0x$d)); done < /proc/net/softnet_stat
   echo "netty-verbs: softnet dropped=$dropped"
+  # The queue pairs' states (a stalled run's channels ended with a queue pair in error and no connection-manager
+  # event on its side: which QP, in which state) and what the kernel said lately (rxe logs its errors there).
+  rdma res show qp 2>/dev/null | sed 's/^/netty-verbs: qp: /' | tail -n 40 || true
+  dmesg 2>/dev/null | tail -n 20 | sed 's/^/netty-verbs: kernel: /' || true
 }
 # A test that hangs shows where: the JVM's threads after JRDMA_NETTY_DUMP_AFTER seconds (default 600) and
 # every 120 s after that, while it runs.
