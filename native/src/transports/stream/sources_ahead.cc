@@ -5,11 +5,10 @@
 namespace jrdma::tcp {
 
 bool SourcesAhead::send_ahead(uint32_t key, uint64_t length) noexcept {
-  if (key == 0 || length == 0 || length > kSlotBytes || credits_ == 0) return false;
+  if (key == 0 || length == 0 || length > kSlotBytes) return false;
   for (uint32_t& sent : sent_keys_) {
     if (sent == 0) {
       sent = key;
-      --credits_;
       return true;
     }
   }
@@ -20,7 +19,6 @@ bool SourcesAhead::revoked(uint32_t key) noexcept {
   for (uint32_t& sent : sent_keys_) {
     if (sent != 0 && sent == key) {
       sent = 0;
-      ++credits_;
       return true;
     }
   }
@@ -77,7 +75,9 @@ void SourcesAhead::forget(uint32_t key) noexcept {
 }
 
 bool SourcesAhead::idle() const noexcept {
-  if (credits_ != kSlots) return false;
+  for (uint32_t sent : sent_keys_) {
+    if (sent != 0) return false;
+  }
   for (const Held& h : held_) {
     if (h.used) return false;
   }

@@ -67,8 +67,7 @@ class SourcesAhead {
     uint32_t read = 0;  // bytes READs took
   };
 
-  uint32_t credits_ = kSlots;
-  uint32_t sent_keys_[kSlots] = {};  // keys of our sources ahead, 0: none (keys are never 0)
+  uint32_t sent_keys_[kSlots] = {};  // keys of our sources ahead, 0: a credit (keys are never 0)
   Held held_[kSlots];
   int last_held_ = -1;
   uint64_t served_ = 0;
