@@ -12,7 +12,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,17 +28,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 class StallReportTest {
     private final LoopGroups groups = new LoopGroups();
 
-    static List<Transport> transports() {
-        return RdmaSocketTestPermutation.transports();
-    }
-
     @AfterEach
     void shutDown() {
         groups.shutDown();
     }
 
     @ParameterizedTest
-    @MethodSource("transports")
+    @MethodSource("org.jrdma.netty.RdmaSocketTestPermutation#transports")
     void eachChannelOfATrackedLoopIsDescribedWithWhatItHolds(Transport transport) throws Exception {
         EventLoopGroup serverGroup = group(transport, "jrdma.netty.serverDevice");
         EventLoopGroup clientGroup = group(transport, "jrdma.netty.clientDevice");
@@ -78,10 +73,15 @@ class StallReportTest {
         assertEquals(100, read.get());
     }
 
-    /** The line on {@code channel} once it contains {@code expected} (the states reach it as events arrive). */
+    /**
+     * The line on {@code channel} once it contains {@code expected}. The states reach it as its loop handles what
+     * arrived, and nothing in the pipeline says so (auto-read is off): each look waits for one more turn of the
+     * channel's loop, so the bound is the 30 s the bytes may take to arrive, not a pause between looks.
+     */
     private static String awaitLine(Channel channel, String expected) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         String last = null;
-        for (int attempt = 0; attempt < 3000; attempt++) {
+        while (System.nanoTime() < deadline) {
             for (String line : StallReport.describeNow()) {
                 if (line.startsWith(channel.toString())) {
                     last = line;
@@ -90,7 +90,7 @@ class StallReportTest {
             if (last != null && last.contains(expected)) {
                 return last;
             }
-            Thread.sleep(10);
+            channel.eventLoop().submit(() -> { }).sync();
         }
         throw new AssertionError("no line on " + channel + " says \"" + expected + "\"; the last: " + last);
     }
