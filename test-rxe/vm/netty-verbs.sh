@@ -1,8 +1,8 @@
 #!/bin/sh
 # Runs inside the VM: Netty's test suite over jrdma-netty on verbs (docs/netty.md) — the servers'
 # event loops on rxe0 (10.77.0.1), the clients' on rxe1. The host's mvn verify runs it over TCP and
-# shared memory. Reports go to test-rxe/target/vm-reports/netty. Not part of run-suite yet (1-2 of
-# 150 tests time out in some runs in the emulation); run it on its own:
+# shared memory. Reports go to test-rxe/target/vm-reports/netty. test-rxe/run-suite runs it in its own boot
+# (suite "netty"); on its own, or with tests selected (--select-class, --select-method):
 #   test-rxe/run-in-vm --topology two --timeout 1500 --results test-rxe/target/nettyvm -- sh test-rxe/vm/netty-verbs.sh
 set -u
 repo=${JRDMA_REPO:?}
@@ -14,6 +14,36 @@ reports="$repo/test-rxe/target/vm-reports/netty"
 selection="--scan-class-path=$target/test-classes"
 [ $# -gt 0 ] && selection=""  # tests selected: --select-class, --select-method
 rm -rf "$reports"
+# JRDMA_RXE_TRACE=1: kernel probes on rxe's responder error path (docs/netty.md, "a queue pair in error with no
+# event"): every move of a queue pair to error with the kernel stack that made it, every failed re-check of a
+# memory key (a READ, or a READ replayed for a duplicate request, that finds its region gone), every
+# deregistration and every replayed READ's resource lookup. Printed with each dump and at the end.
+rxe_trace=/sys/kernel/tracing
+if [ "${JRDMA_RXE_TRACE:-0}" = 1 ]; then
+  [ -d "$rxe_trace/events" ] || mount -t tracefs nodev "$rxe_trace" || echo "netty-verbs: no tracefs"
+  if grep -q rxe_qp_error "$rxe_trace/kprobe_events" 2>/dev/null; then
+    echo > "$rxe_trace/trace"  # set up by an earlier run in this boot: only its records go
+    echo "netty-verbs: rxe trace on"
+  elif [ -w "$rxe_trace/kprobe_events" ]; then
+    {
+      echo 'p:rxe_qp_error rdma_rxe:rxe_qp_error qp=%di'
+      echo 'p:rxe_recheck rdma_rxe:rxe_recheck_mr qp=%di rkey=%si:x32'
+      echo 'r:rxe_recheck_ret rdma_rxe:rxe_recheck_mr mr=$retval'
+      echo 'r:rxe_find_resource rdma_rxe:find_resource res=$retval'
+      echo 'p:rxe_dereg rdma_rxe:rxe_dereg_mr mr=%di'
+    } > "$rxe_trace/kprobe_events"
+    echo 'mr == 0' > "$rxe_trace/events/kprobes/rxe_recheck_ret/filter"
+    echo stacktrace > "$rxe_trace/events/kprobes/rxe_qp_error/trigger"
+    echo 16384 > "$rxe_trace/buffer_size_kb"
+    for e in rxe_qp_error rxe_recheck_ret rxe_find_resource rxe_dereg; do echo 1 > "$rxe_trace/events/kprobes/$e/enable"; done
+    echo "netty-verbs: rxe trace on"
+  fi
+fi
+rxe_trace_tail() {
+  [ "${JRDMA_RXE_TRACE:-0}" = 1 ] && [ -r "$rxe_trace/trace" ] || return 0
+  grep -v '^#' "$rxe_trace/trace" | grep -B 40 -A 12 'rxe_qp_error\|rxe_recheck_ret' | tail -n 200 | sed 's/^/netty-verbs: trace: /'
+  echo "netty-verbs: trace: $(grep -c rxe_dereg "$rxe_trace/trace") deregistrations, $(grep -c rxe_find_resource "$rxe_trace/trace") resource lookups"
+}
 # A test that runs past JRDMA_NETTY_DESCRIBE_AFTER seconds (default 60) prints the state of its loops' channels
 # (StallReport: writes in flight, reads waiting, each jrdma channel's counters), every 120 s while it runs.
 java -XX:TieredStopAtLevel=1 -Djrdma.netty.transports=verbs -Djrdma.netty.log=${JRDMA_NETTY_LOG:-DEBUG} -Djrdma.netty.address=10.77.0.1 \
@@ -46,6 +76,7 @@ rxe_counters() {
   # event on its side: which QP, in which state) and what the kernel said lately (rxe logs its errors there).
   rdma res show qp 2>/dev/null | sed 's/^/netty-verbs: qp: /' | tail -n 40 || true
   dmesg 2>/dev/null | tail -n 20 | sed 's/^/netty-verbs: kernel: /' || true
+  rxe_trace_tail
 }
 # A test that hangs shows where: the JVM's threads after JRDMA_NETTY_DUMP_AFTER seconds (default 600) and
 # every 120 s after that, while it runs.

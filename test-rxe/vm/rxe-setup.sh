@@ -16,6 +16,18 @@ ip link add veth0 type veth peer name veth1
 ip addr add 10.77.0.1/24 dev veth0
 ip link set veth0 up
 ip link set veth1 up
+# In order, as a RoCE fabric delivers a flow: without packet steering a veth hands each packet to the backlog of the
+# CPU that sent it, and the CPUs' backlogs drain independently, so a queue pair's packets sent from two CPUs can
+# overtake each other. Soft-RoCE retransmits from whichever CPU runs its timer: a READ request it repeats can then
+# arrive after the reader's next SEND — after the owner of the read memory has received DONE and deregistered it —
+# and the replayed READ's failed key check moves the responder's queue pair to error with no completion or event
+# (kprobe trace in docs/netty.md, 2026-12-07). Steering by flow hash puts each queue pair's packets (one UDP source
+# port per queue pair) on one CPU's backlog, in the order they were sent.
+cpus=$(grep -c '^processor' /proc/cpuinfo)
+rps_mask=$(printf '%x' $(( (1 << cpus) - 1 )))
+for dev in veth0 veth1; do
+  echo "$rps_mask" > "/sys/class/net/$dev/queues/rx-0/rps_cpus"
+done
 case "$topology" in
   one)
     rdma link add rxe0 type rxe netdev veth0
