@@ -83,6 +83,11 @@ public final class RdmaSocketChannel extends AbstractChannel implements SocketCh
         return writes == null ? 0 : writes.sentInPlace();
     }
 
+    /** {@return the messages this channel handed to jrdma so far (channel's loop only)} */
+    long messagesSent() {
+        return writes == null ? 0 : writes.messages();
+    }
+
     /** {@return a line on what this channel holds (its loop only): {@link RdmaIoHandler#describeChannels()}} */
     String describe() {
         ChannelOutboundBuffer out = unsafe().outboundBuffer();

@@ -9,11 +9,13 @@ import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
 
 /**
- * A channel's outbound bytes, sent in order: small writes are coalesced into messages of up to the
- * eager payload (one copy into a pooled registered buffer, one send), a large write goes in chunks of
- * up to {@link #LARGE_CHUNK} by rendezvous — the peer reads it straight from the buffer when it lies in
- * the context's registered memory ({@link RegisteredByteBufAllocator}, the channel's default allocator),
- * else from a registered copy. A write's promise completes once its bytes are copied or handed on, as a
+ * A channel's outbound bytes, sent in order: the flushed writes that must be copied are gathered into
+ * one message of up to {@link #LARGE_CHUNK} (one copy into a pooled registered buffer, one send: eager
+ * when it fits the eager payload, else by rendezvous), so a program that writes a frame as a small header
+ * and a larger body (HTTP/2, gRPC) sends a message per flush, not two per frame; a large write that lies
+ * in the context's registered memory ({@link RegisteredByteBufAllocator}, the channel's default
+ * allocator) goes on its own, in chunks of up to {@link #LARGE_CHUNK}, and the peer reads it straight
+ * from the buffer. A write's promise completes once its bytes are copied or handed on, as a
  * socket's write completes once the kernel has them; what is handed on but not yet acknowledged is
  * bounded by {@link #IN_FLIGHT_LIMIT}, beyond which the rest waits in Netty's outbound buffer (which
  * makes the channel unwritable at its high-water mark).
@@ -37,6 +39,7 @@ final class RegisteredWrites {
     private final int largeChunk;
     private long inFlight;
     private long sentInPlace;
+    private long messages;
 
     RegisteredWrites(RegisteredByteBufAllocator allocator, RdmaChannel channel, Sent sent) {
         this.allocator = allocator;
@@ -70,10 +73,11 @@ final class RegisteredWrites {
                     continue;
                 }
             }
-            int size = head.readableBytes() > eagerPayload ? Math.min(head.readableBytes(), largeChunk) : eagerPayload;
+            int size = bytesToCopy(in);
             RegisteredBuffer registered = context.allocate(size);
             int length = copy(in, registered.buffer(), size);
             inFlight += length;
+            messages++;
             channel.send(registered, 0, length).whenComplete((done, failure) -> {
                 registered.close();
                 sent.sent(length, failure);
@@ -95,6 +99,7 @@ final class RegisteredWrites {
         }
         inFlight += length;
         sentInPlace += length;
+        messages++;
         in.removeBytes(length); // completes the write's promise once its last chunk is handed on
         send.whenComplete((done, failure) -> {
             head.release();
@@ -112,9 +117,15 @@ final class RegisteredWrites {
         return sentInPlace;
     }
 
+    /** {@return the messages handed to jrdma so far (channel's loop only)} */
+    long messages() {
+        return messages;
+    }
+
     /** {@return the bytes in flight against the bound, and those sent without a copy (channel's loop only)} */
     String describe() {
-        return "in flight " + inFlight + " B of " + IN_FLIGHT_LIMIT + ", sent in place " + sentInPlace + " B";
+        return "in flight " + inFlight + " B of " + IN_FLIGHT_LIMIT + ", sent in place " + sentInPlace + " B in "
+                + messages + " messages";
     }
 
     /** {@return whether the in-flight bound holds writes back} */
@@ -123,14 +134,44 @@ final class RegisteredWrites {
     }
 
     /**
+     * The size of the next copied message: the flushed bytes from the head of {@code in} up to {@link
+     * #largeChunk} and up to the first write after the head that is sent in place — when a write larger
+     * than the eager payload is among them (that message goes by rendezvous anyway); otherwise the eager
+     * payload, so that small writes keep travelling eagerly (a rendezvous costs a round trip more).
+     */
+    private int bytesToCopy(ChannelOutboundBuffer in) {
+        long[] total = {0};
+        boolean[] large = {false};
+        try {
+            in.forEachFlushedMessage(message -> {
+                ByteBuf buf = (ByteBuf) message;
+                if (total[0] > 0 && sentInPlace(buf)) {
+                    return false;
+                }
+                large[0] |= buf.readableBytes() > eagerPayload;
+                total[0] += buf.readableBytes();
+                return total[0] < largeChunk;
+            });
+        } catch (Exception e) {
+            throw new IllegalStateException("the outbound buffer holds only ByteBufs", e); // the processor throws nothing
+        }
+        return large[0] ? (int) Math.min(total[0], largeChunk) : eagerPayload;
+    }
+
+    private boolean sentInPlace(ByteBuf buf) {
+        return buf.readableBytes() > eagerPayload && RegisteredByteBuf.regionOf(buf, allocator) != null;
+    }
+
+    /**
      * Copies up to {@code size} bytes from the head of {@code in} into {@code into} and removes them
-     * from {@code in} (completing the promises of the writes it used up); a large write is sent alone.
+     * from {@code in} (completing the promises of the writes it used up); a write sent in place is left for
+     * a message of its own.
      */
     private int copy(ChannelOutboundBuffer in, ByteBuffer into, int size) {
         int copied = 0;
         while (copied < size && in.current() instanceof ByteBuf buf) {
             int readable = buf.readableBytes();
-            if (copied > 0 && readable > eagerPayload) {
+            if (copied > 0 && sentInPlace(buf)) {
                 break;
             }
             int length = Math.min(readable, size - copied);
