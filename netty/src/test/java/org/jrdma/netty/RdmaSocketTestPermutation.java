@@ -70,9 +70,10 @@ final class RdmaSocketTestPermutation extends SocketTestPermutation {
     static RdmaConfig config(Transport transport, String deviceProperty) {
         RdmaConfig.Builder config = RdmaConfig.builder().transport(transport);
         if (transport == Transport.VERBS) {
-            // Soft-RoCE in the two-vCPU guest answers late, not lossily (its veth pair drops nothing): one 16 MiB gRPC
-            // exchange alone counted 17 retransmission timeouts (completer_retry_err). About 4 s per try (6 tries, the most that
-            // still detects a dead peer) keeps a responder stalled by the rest of the suite from ending a channel with RETRY_EXC_ERR.
+            // Soft-RoCE in the two-vCPU emulated guest can answer later than the default ACK timeout (67 ms) when the rest of
+            // the suite keeps its CPUs busy. About 4 s per try (6 tries, the most that still detects a dead peer) keeps such a
+            // responder from ending a channel with RETRY_EXC_ERR. (Most retransmissions of earlier runs were the emulated link
+            // reordering packets, which rxe-setup.sh now prevents: docs/testing.md.)
             config.timeout(20);
         }
         String device = System.getProperty(deviceProperty);
