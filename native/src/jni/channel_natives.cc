@@ -20,6 +20,15 @@ namespace {
 
 ContextHandle* context_of(jlong handle) noexcept { return from_handle<ContextHandle>(handle); }
 
+// A Java byte[] holding those bytes; null with an OutOfMemoryError pending.
+jbyteArray byte_array(JNIEnv* env, const void* data, std::size_t size) {
+  jbyteArray array = env->NewByteArray(static_cast<jsize>(size));
+  if (array == nullptr) return nullptr;
+  env->SetByteArrayRegion(array, 0, static_cast<jsize>(size), static_cast<const jbyte*>(data));
+  return array;
+}
+jbyteArray byte_array(JNIEnv* env, const std::string& text) { return byte_array(env, text.data(), text.size()); }
+
 sockaddr_storage parse_address(JNIEnv* env, jstring ip, jint port) {
   const char* chars = env->GetStringUTFChars(ip, nullptr);
   if (chars == nullptr) throw std::bad_alloc();
@@ -178,12 +187,9 @@ jstring admissionPeer0(JNIEnv* env, jclass, jlong context, jlong request) {
 }
 
 jbyteArray admissionData0(JNIEnv* env, jclass, jlong context, jlong request) {
-  return guarded<jbyteArray>(env, nullptr, [&]() -> jbyteArray {
+  return guarded<jbyteArray>(env, nullptr, [&] {
     const std::vector<uint8_t>& data = context_of(context)->admission_request(request).data;
-    jbyteArray array = env->NewByteArray(static_cast<jsize>(data.size()));
-    if (array == nullptr) return nullptr;  // OutOfMemoryError pending
-    env->SetByteArrayRegion(array, 0, static_cast<jsize>(data.size()), reinterpret_cast<const jbyte*>(data.data()));
-    return array;
+    return byte_array(env, data.data(), data.size());
   });
 }
 
@@ -202,13 +208,13 @@ void decide0(JNIEnv* env, jclass, jlong context, jlong request, jboolean accept,
 // The text of the admission refusal that closed this client channel (empty if none). Bytes from the
 // peer: Java decodes them (NewStringUTF would trust them to be modified UTF-8).
 jbyteArray refusalText0(JNIEnv* env, jclass, jlong context, jlong channel) {
-  return guarded<jbyteArray>(env, nullptr, [&]() -> jbyteArray {
-    const std::string text = context_of(context)->refusal_text(channel);
-    jbyteArray array = env->NewByteArray(static_cast<jsize>(text.size()));
-    if (array == nullptr) return nullptr;  // OutOfMemoryError pending
-    env->SetByteArrayRegion(array, 0, static_cast<jsize>(text.size()), reinterpret_cast<const jbyte*>(text.data()));
-    return array;
-  });
+  return guarded<jbyteArray>(env, nullptr, [&] { return byte_array(env, context_of(context)->refusal_text(channel)); });
+}
+
+// Why the transport ended this channel, in its own words (empty if it has none): our text, which may
+// quote the system's (strerror), so it crosses as UTF-8 bytes too.
+jbyteArray failureText0(JNIEnv* env, jclass, jlong context, jlong channel) {
+  return guarded<jbyteArray>(env, nullptr, [&] { return byte_array(env, context_of(context)->failure_text(channel)); });
 }
 
 const JNINativeMethod kChannelMethods[] = {
@@ -217,6 +223,7 @@ const JNINativeMethod kChannelMethods[] = {
     JRDMA_NATIVE(admissionData0, "(JJ)[B"),
     JRDMA_NATIVE(decide0, "(JJZI[B)V"),
     JRDMA_NATIVE(refusalText0, "(JJ)[B"),
+    JRDMA_NATIVE(failureText0, "(JJ)[B"),
     JRDMA_NATIVE(listenerPort0, "(JJ)I"),
     JRDMA_NATIVE(closeListener0, "(JJ)V"),
     JRDMA_NATIVE(createChannel0, "(JLjava/nio/ByteBuffer;[B)J"),

@@ -69,6 +69,9 @@ class ContextHandle {
   virtual std::string describe_link(int64_t channel) = 0;
   // The text of the admission refusal that closed this client channel ("" if none).
   virtual std::string refusal_text(int64_t channel) = 0;
+  // Why the transport ended this channel, in its own words ("" if it has none: a queue pair's failure is its
+  // completion status): the stream transports' socket errors and the peer's faults they found.
+  virtual std::string failure_text(int64_t channel) = 0;
 
   // Admission, loop thread, while Java handles a kAdmissionRequest record (context/admission_queue.h).
   // The request behind the record's handle, or null once decided or gone.

@@ -96,6 +96,10 @@ class TcpContextHandle final : public ContextHandle {
            (to.empty() ? "-" : to) + (shared ? ")" : "");
   }
   std::string refusal_text(int64_t channel) override { return entry(channel).refusal_text; }
+  std::string failure_text(int64_t channel) override {
+    const tcp::TcpChannelEntry& e = entry(channel);
+    return e.transport == nullptr ? std::string() : e.transport->failure();
+  }
 
   const AdmissionRequest* awaiting(int64_t request) const noexcept override { return context_.awaiting(request); }
   void decide(int64_t request, bool accept, uint32_t code, const std::string& text) override {

@@ -68,6 +68,7 @@ class VerbsContextHandle final : public ContextHandle {
     return from_handle<VerbsChannelEntry>(channel)->transport.describe_queue_pair();
   }
   std::string refusal_text(int64_t channel) override { return from_handle<VerbsChannelEntry>(channel)->refusal_text; }
+  std::string failure_text(int64_t) override { return {}; }
 
   const AdmissionRequest* awaiting(int64_t request) const noexcept override { return context_.awaiting(request); }
   void decide(int64_t request, bool accept, uint32_t code, const std::string& text) override {

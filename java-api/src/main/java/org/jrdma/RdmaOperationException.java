@@ -19,7 +19,19 @@ public class RdmaOperationException extends RdmaException {
      * @param statusText the status's name
      */
     public RdmaOperationException(String operation, int status, String statusText) {
-        super(operation + " failed: " + statusText + " (ibv_wc_status " + status + ")", 0);
+        this(operation, status, statusText, null);
+    }
+
+    /**
+     * The failure, with what the transport knows of its cause.
+     *
+     * @param operation  the operation that failed
+     * @param status     the ibv_wc_status
+     * @param statusText the status's name
+     * @param detail     the transport's words for why (e.g. the socket error of a TCP channel), appended to the message; null for none
+     */
+    public RdmaOperationException(String operation, int status, String statusText, String detail) {
+        super(operation + " failed: " + statusText + " (ibv_wc_status " + status + ")" + (detail == null ? "" : ": " + detail), 0);
         this.status = status;
         this.operation = operation;
     }

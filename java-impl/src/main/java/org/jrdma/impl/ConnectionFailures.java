@@ -94,8 +94,11 @@ final class ConnectionFailures {
         return attributeRefused((int) (rejectDetail & 0xff), (rejectDetail >>> 20) & 0xfff, (rejectDetail >>> 8) & 0xfff);
     }
 
-    /** Why the engine closed a channel (kChannelClosed); null for a local close. */
-    static Throwable closeCause(InetSocketAddress remote, int cause, int code, long detail, long detail2) {
+    /**
+     * Why the engine closed a channel (kChannelClosed); null for a local close. {@code transportFailure}: the
+     * transport's own words for an operation failure ("" if it has none), e.g. the stream's socket error.
+     */
+    static Throwable closeCause(InetSocketAddress remote, int cause, int code, long detail, long detail2, String transportFailure) {
         switch (cause) {
             case EventRecords.CLOSED_LOCAL:
                 return null;
@@ -105,6 +108,10 @@ final class ConnectionFailures {
                 if (code < 0) {
                     return new RdmaException("posting to the queue pair of the channel to " + remote + " failed (errno "
                             + detail2 + "); channel closed", (int) detail2);
+                }
+                if (!transportFailure.isEmpty()) {
+                    return new RdmaOperationException(ChannelOp.Kind.verbOf((int) detail), code, WorkCompletion.status(code),
+                            transportFailure + " (channel to " + remote + "); channel closed");
                 }
                 return new RdmaOperationException(ChannelOp.Kind.verbOf((int) detail), code, WorkCompletion.status(code));
             case EventRecords.CLOSED_PROTOCOL_ERROR:

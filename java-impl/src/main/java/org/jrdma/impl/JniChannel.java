@@ -344,7 +344,8 @@ final class JniChannel extends NativeResource implements ChannelOperations {
         if (reported == null && cause == EventRecords.CLOSED_CONNECT_FAILED && code == 4 && (detail2 & 0xffff) == 11) {
             reported = ConnectionFailures.admissionRefused(remote, detail2 >>> 16, NativeChannel.refusalText0(contextHandle, handle));
         } else if (reported == null) {
-            reported = ConnectionFailures.closeCause(remote, cause, code, detail, detail2);
+            String why = cause == EventRecords.CLOSED_OPERATION_FAILED ? NativeChannel.failureText(contextHandle, handle) : "";
+            reported = ConnectionFailures.closeCause(remote, cause, code, detail, detail2, why);
         }
         finishClose(reported);
     }

@@ -1,6 +1,7 @@
 package org.jrdma.impl;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /** JNI surface of listeners and channels (native/src/jni/channel_natives.cc): primitives, strings and direct buffers. */
 final class NativeChannel {
@@ -48,6 +49,14 @@ final class NativeChannel {
 
     /** The text of the admission refusal that closed this client channel (bytes from the peer). */
     static native byte[] refusalText0(long context, long channel);
+
+    /** Why the transport ended this channel, in its own words (UTF-8; empty if it has none: a queue pair's failure is its status). */
+    static native byte[] failureText0(long context, long channel);
+
+    /** {@link #failureText0} as text. */
+    static String failureText(long context, long channel) {
+        return new String(failureText0(context, channel), StandardCharsets.UTF_8);
+    }
 
     /** Hands {@code count} 64-byte {@link Submissions} records at {@code submissions} to the channel's engine. */
     static native void submit0(long context, long channel, long submissions, int count);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,6 +36,7 @@ public abstract class OneSidedContract {
         final RegisteredBuffer exposed;
         final BlockingQueue<Integer> immediates = new LinkedBlockingQueue<>();
         final CompletableFuture<RdmaChannel> channel = new CompletableFuture<>();
+        final BlockingQueue<RdmaChannel> accepted = new LinkedBlockingQueue<>();
 
         public Exposing(RegisteredBuffer exposed) {
             this.exposed = exposed;
@@ -43,6 +45,7 @@ public abstract class OneSidedContract {
         @Override
         public void onOpen(RdmaChannel ch) {
             channel.complete(ch);
+            accepted.add(ch);
         }
 
         @Override
@@ -158,7 +161,8 @@ public abstract class OneSidedContract {
             InetSocketAddress address = e.address();
             RegisteredBuffer exposed = e.server.register(ByteBuffer.allocateDirect(4096), Access.REMOTE_WRITE);
             RegisteredBuffer other = e.server.allocate(4096, Access.REMOTE_WRITE);
-            e.listen(address, new Exposing(exposed));
+            Exposing server = new Exposing(exposed);
+            e.listen(address, server);
             RdmaChannel victim = e.connect(address, (ch, m) -> { });
             RdmaChannel bystander = e.connect(address, (ch, m) -> { });
             RemoteBuffer token = exposed.remote();
@@ -176,6 +180,18 @@ public abstract class OneSidedContract {
             assertTrue(later.getCause().getMessage().contains("REM_ACCESS_ERR"), later.getCause().getMessage());
             bystander.write(local, 0, other.remote(), 0, 64).get(10, TimeUnit.SECONDS);
             assertTrue(bystander.isOpen(), "the other channel is not affected");
+
+            // The server's end of the victim's channel ends too, not closed by the server. A stream transport
+            // found the fault and says so; a queue pair's responder fails silently (a class C error: no
+            // completion, no event on its side), and the server's channel hears the peer's disconnect.
+            RdmaChannel first = server.accepted.poll(10, TimeUnit.SECONDS);
+            RdmaChannel second = server.accepted.poll(10, TimeUnit.SECONDS);
+            Throwable serverSide = (Throwable) CompletableFuture.anyOf(first.closeFuture(), second.closeFuture())
+                    .get(10, TimeUnit.SECONDS);
+            assertNotNull(serverSide, "the server's channel ended on its own, with a cause");
+            if (fabric() != Fabric.VERBS) {
+                assertTrue(serverSide.getMessage().contains("the peer asked for memory it may not reach"), serverSide.getMessage());
+            }
         }
     }
 }
