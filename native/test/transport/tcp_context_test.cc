@@ -60,6 +60,8 @@ TEST(TcpContext, AConnectionCarriesMessagesBothWaysAndAGracefulCloseReachesThePe
   client.await_messages(1);  // the client's loop copies it
   ASSERT_EQ(1u, client.messages().size());
   EXPECT_EQ(answer, client.messages()[0]);
+  // A send is done once the stream has its bytes, not once the peer's loop delivered them: wait for that.
+  ASSERT_TRUE(server.await_messages(sent.size())) << server.messages().size() << " of " << sent.size() << " delivered";
   ASSERT_EQ(sent.size(), server.messages().size());
   for (std::size_t i = 0; i < sent.size(); ++i) EXPECT_EQ(sent[i], server.messages()[i]) << "message " << i;
 
