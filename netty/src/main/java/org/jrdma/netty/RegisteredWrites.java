@@ -40,6 +40,7 @@ final class RegisteredWrites {
     private long inFlight;
     private long sentInPlace;
     private long messages;
+    private final Gathering gathering = new Gathering();
 
     RegisteredWrites(RegisteredByteBufAllocator allocator, RdmaChannel channel, Sent sent) {
         this.allocator = allocator;
@@ -140,22 +141,31 @@ final class RegisteredWrites {
      * payload, so that small writes keep travelling eagerly (a rendezvous costs a round trip more).
      */
     private int bytesToCopy(ChannelOutboundBuffer in) {
-        long[] total = {0};
-        boolean[] large = {false};
+        gathering.total = 0;
+        gathering.large = false;
         try {
-            in.forEachFlushedMessage(message -> {
-                ByteBuf buf = (ByteBuf) message;
-                if (total[0] > 0 && sentInPlace(buf)) {
-                    return false;
-                }
-                large[0] |= buf.readableBytes() > eagerPayload;
-                total[0] += buf.readableBytes();
-                return total[0] < largeChunk;
-            });
+            in.forEachFlushedMessage(gathering);
         } catch (Exception e) {
             throw new IllegalStateException("the outbound buffer holds only ByteBufs", e); // the processor throws nothing
         }
-        return large[0] ? (int) Math.min(total[0], largeChunk) : eagerPayload;
+        return gathering.large ? (int) Math.min(gathering.total, largeChunk) : eagerPayload;
+    }
+
+    /** Sums the flushed writes that go into one copied message (one per channel, reused: no allocation per message). */
+    private final class Gathering implements ChannelOutboundBuffer.MessageProcessor {
+        long total;
+        boolean large;
+
+        @Override
+        public boolean processMessage(Object message) {
+            ByteBuf buf = (ByteBuf) message;
+            if (total > 0 && sentInPlace(buf)) {
+                return false;
+            }
+            large |= buf.readableBytes() > eagerPayload;
+            total += buf.readableBytes();
+            return total < largeChunk;
+        }
     }
 
     private boolean sentInPlace(ByteBuf buf) {
