@@ -239,6 +239,49 @@ TEST(TcpContext, SocketsThatNeverSayHelloAreBoundedAndTimeOut) {
   client.context.destroy_channel(channel);
 }
 
+// A hello whose bytes wait unread when its deadline passes was late because this loop was (a burst of
+// connects on a busy host), not because the peer was: it is read and answered, not dropped. Here the loop
+// is held past the deadline by the admission policy deciding on another hello.
+TEST(TcpContext, AHelloWaitingUnreadPastItsDeadlineIsReadNotDropped) {
+  Loop server;
+  const auto timeout = std::chrono::seconds(3);  // far above what an accept takes, even under a sanitizer
+  server.context.set_hello_timeout(timeout);
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool holding = false;
+  bool release = false;
+  server.decide_admissions([&] {  // on the loop's thread: holds it until released
+    std::unique_lock<std::mutex> lock(mutex);
+    holding = true;
+    changed.notify_all();
+    changed.wait(lock, [&] { return release; });
+    return true;
+  });
+  sockaddr_storage any = loopback(0);
+  tcp::TcpListener* listener =
+      server.context.listen(reinterpret_cast<sockaddr*>(&any), sizeof(sockaddr_in), options(), 16, 64, true);
+  RawPeer late(listener->port);  // accepted now; its hello comes while the loop is held
+  for (int i = 0; i < 10000 && server.context.pending_connections() < 1; ++i) ::usleep(1000);
+  ASSERT_EQ(1u, server.context.pending_connections()) << "the first socket was accepted";
+  const auto accepted_by = std::chrono::steady_clock::now();
+  RawPeer first(listener->port);
+  first.hello(false);
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(10), [&] { return holding; })) << "the policy was asked";
+  }
+  late.hello(false);
+  std::this_thread::sleep_until(accepted_by + timeout + std::chrono::milliseconds(300));  // past its deadline
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    release = true;
+  }
+  changed.notify_all();
+  wire::Handshake answer;
+  EXPECT_TRUE(first.accepted(false, &answer));
+  EXPECT_TRUE(late.accepted(false, &answer)) << "the hello waiting past its deadline was read and answered";
+}
+
 // The bound holds per context too (the context's maxPendingConnections): its listeners share it.
 TEST(TcpContext, TheContextsBoundOnPendingConnectionsHoldsOverAllItsListeners) {
   ContextOptions bounded;

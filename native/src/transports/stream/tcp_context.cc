@@ -255,12 +255,17 @@ void TcpContext::tick(std::chrono::steady_clock::time_point now) {
       connect_failed(channel, ChannelFailure::kUnreachable, ETIMEDOUT);
     }
   });
-  // Accepted sockets that never said hello: they go without a report.
+  // Accepted sockets that never said hello: they go without a report. The bytes of a hello past its
+  // deadline may be waiting unread — this loop was late (a burst of connects on a busy host), not the
+  // peer — so each is read once more first; one still incomplete goes.
   std::vector<TcpHello*> expired;
   for (auto& hello : hellos_) {
     if (now > hello->deadline) expired.push_back(hello.get());
   }
-  for (TcpHello* hello : expired) drop(*hello);
+  for (TcpHello* hello : expired) {
+    continue_hello(*hello);  // answers, refuses or parks it — or finds it incomplete
+    if (holds(hello)) drop(*hello);
+  }
   // Rings handed over for hellos that never came.
   std::lock_guard<std::mutex> lock(listeners_mutex_);
   for (auto& listener : listeners_) {

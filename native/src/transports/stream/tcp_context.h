@@ -190,6 +190,8 @@ class TcpContext : public EventSink, public TransportWaker, private TransportDri
   void park_for_admission(TcpHello& hello, const wire::Handshake& peer);
   // Takes a hello out of those saying hello (to be parked), or null when it is not there.
   std::unique_ptr<TcpHello> take_hello(TcpHello& hello) noexcept;
+  // Whether that hello is still among those saying hello (the pointer is only compared).
+  bool holds(const TcpHello* hello) const noexcept;
   void drop(TcpHello& hello) noexcept;
   bool read_setup(TcpChannelEntry& channel, std::size_t want);
   // The frames go through `rings` when given (shared memory), else through the socket.

@@ -82,6 +82,13 @@ void TcpContext::drop(TcpHello& hello) noexcept {
   take_hello(hello).reset();
 }
 
+bool TcpContext::holds(const TcpHello* hello) const noexcept {
+  for (const auto& held : hellos_) {
+    if (held.get() == hello) return true;
+  }
+  return false;
+}
+
 std::unique_ptr<TcpHello> TcpContext::take_hello(TcpHello& hello) noexcept {
   for (auto it = hellos_.begin(); it != hellos_.end(); ++it) {
     if (it->get() == &hello) {
