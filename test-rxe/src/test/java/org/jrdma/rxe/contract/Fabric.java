@@ -45,7 +45,7 @@ public enum Fabric {
      * Soft-RoCE in a two-vCPU guest without KVM answers late, not lossily: the VM's rxe counters grew
      * by 10 retransmission timeouts (completer_retry_err) and ~250 duplicate requests during three
      * KeyedTransferTest runs while neither veth dropped a packet (before rxe-setup.sh kept each flow in order:
-     * many of those were the link reordering packets, docs/testing.md). With the default ACK timeout
+     * the link reordered packets, which makes rxe retransmit with nothing lost: docs/testing.md). With the default ACK timeout
      * (RDMA_TIMEOUT 14: 67 ms, 7 tries, about 0.5 s) a stalled responder ended a channel with
      * RETRY_EXC_ERR now and then; about 1 s per try (18), as docs/configuration.md advises for a slow
      * fabric, keeps the tests on what they are about. A test that sets its own timeout keeps it.
