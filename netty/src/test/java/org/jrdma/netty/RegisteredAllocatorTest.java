@@ -13,7 +13,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -22,7 +21,6 @@ import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.RegisteredBuffer;
 import org.jrdma.Transport;
@@ -37,9 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RegisteredAllocatorTest {
     private final LoopGroups groups = new LoopGroups();
-    private final ByteArrayOutputStream received = new ByteArrayOutputStream();
-    private final CompletableFuture<byte[]> all = new CompletableFuture<>();
-    private int expected;
+    private final ByteCollector collector = new ByteCollector();
 
     static List<Transport> transports() {
         return RdmaSocketTestPermutation.transports();
@@ -61,7 +57,7 @@ class RegisteredAllocatorTest {
         byte[] sliced = bytes(random, 1 << 20);
         byte[] grown = bytes(random, 200 << 10);
         byte[] beyondPool = bytes(random, (3 << 20) / 2);
-        expected = whole.length + sliced.length + grown.length + beyondPool.length;
+        collector.expect(whole.length + sliced.length + grown.length + beyondPool.length);
 
         ByteBuf first = alloc.directBuffer(whole.length).writeBytes(whole);
         RegisteredByteBuf.Region firstRegion = RegisteredByteBuf.regionOf(first, (RegisteredByteBufAllocator) alloc);
@@ -90,7 +86,7 @@ class RegisteredAllocatorTest {
         client.write(third);
         client.writeAndFlush(fourth).sync();
 
-        byte[] got = all.get(60, TimeUnit.SECONDS);
+        byte[] got = collector.all().get(60, TimeUnit.SECONDS);
         assertArrayEquals(concat(whole, sliced, grown, beyondPool), got);
         for (RegisteredBuffer block : List.of(firstRegion.memory(), halfRegion.memory(), grownRegion.memory())) {
             awaitClosed(block);
@@ -135,7 +131,7 @@ class RegisteredAllocatorTest {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new Collector());
+                        ch.pipeline().addLast(collector);
                     }
                 }).bind(RdmaSocketTestPermutation.newSocketAddress()).sync().channel();
         Bootstrap client = new Bootstrap().group(clientGroup).channel(RdmaSocketChannel.class)
@@ -150,24 +146,6 @@ class RegisteredAllocatorTest {
         EventLoopGroup group = RdmaSocketTestPermutation.oneLoop("allocator-" + role, RdmaSocketTestPermutation.config(transport, deviceProperty));
         groups.add(group);
         return group;
-    }
-
-    /** The server side: gathers what arrives until all expected bytes are there. */
-    private final class Collector extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf buf = (ByteBuf) msg;
-            try {
-                byte[] bytes = new byte[buf.readableBytes()];
-                buf.readBytes(bytes);
-                received.write(bytes, 0, bytes.length);
-                if (expected > 0 && received.size() >= expected) {
-                    all.complete(received.toByteArray());
-                }
-            } finally {
-                buf.release();
-            }
-        }
     }
 
     /** The block is given back once the peer read it: the send completes a little after the peer has the bytes. */

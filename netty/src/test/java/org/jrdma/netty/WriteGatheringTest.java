@@ -8,7 +8,6 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
@@ -16,7 +15,6 @@ import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.RdmaConfig;
 import org.jrdma.Transport;
@@ -36,9 +34,7 @@ class WriteGatheringTest {
     private static final int BODY = 16 << 10;
 
     private final LoopGroups groups = new LoopGroups();
-    private final ByteArrayOutputStream received = new ByteArrayOutputStream();
-    private final CompletableFuture<byte[]> all = new CompletableFuture<>();
-    private int expected;
+    private final ByteCollector collector = new ByteCollector();
 
     static List<Transport> transports() {
         return RdmaSocketTestPermutation.transports();
@@ -63,10 +59,11 @@ class WriteGatheringTest {
             client.write(Unpooled.wrappedBuffer(header)); // heap memory: copied, as gRPC's buffers are
             client.write(Unpooled.wrappedBuffer(body));
         }
-        expected = written.size();
+        int expected = written.size();
+        collector.expect(expected);
         client.flush();
 
-        assertArrayEquals(written.toByteArray(), all.get(60, TimeUnit.SECONDS));
+        assertArrayEquals(written.toByteArray(), collector.all().get(60, TimeUnit.SECONDS));
         long messages = client.eventLoop().submit(() -> ((RdmaSocketChannel) client).messagesSent()).get();
         int mebibytes = (expected + RegisteredWrites.LARGE_CHUNK - 1) / RegisteredWrites.LARGE_CHUNK;
         assertEquals(mebibytes, messages, FRAMES + " frames of " + (HEADER + BODY) + " bytes (" + expected + " bytes) in one flush");
@@ -84,10 +81,11 @@ class WriteGatheringTest {
             written.write(small, 0, small.length);
             client.write(Unpooled.wrappedBuffer(small));
         }
-        expected = written.size();
+        int expected = written.size();
+        collector.expect(expected);
         client.flush();
 
-        assertArrayEquals(written.toByteArray(), all.get(60, TimeUnit.SECONDS));
+        assertArrayEquals(written.toByteArray(), collector.all().get(60, TimeUnit.SECONDS));
         long messages = client.eventLoop().submit(() -> ((RdmaSocketChannel) client).messagesSent()).get();
         int eagerPayload = config(transport, "jrdma.netty.clientDevice").eagerSize() - 16;
         assertEquals((expected + eagerPayload - 1) / eagerPayload, messages, "messages of up to the eager payload");
@@ -101,7 +99,7 @@ class WriteGatheringTest {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new Collector());
+                        ch.pipeline().addLast(collector);
                     }
                 }).bind(RdmaSocketTestPermutation.newSocketAddress()).sync().channel();
         return new Bootstrap().group(clientGroup).channel(RdmaSocketChannel.class).handler(new ChannelInboundHandlerAdapter())
@@ -116,24 +114,6 @@ class WriteGatheringTest {
         EventLoopGroup group = RdmaSocketTestPermutation.oneLoop("gathering-" + role, config(transport, deviceProperty));
         groups.add(group);
         return group;
-    }
-
-    /** The server side: gathers what arrives until all expected bytes are there. */
-    private final class Collector extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf buf = (ByteBuf) msg;
-            try {
-                byte[] bytes = new byte[buf.readableBytes()];
-                buf.readBytes(bytes);
-                received.write(bytes, 0, bytes.length);
-                if (expected > 0 && received.size() >= expected) {
-                    all.complete(received.toByteArray());
-                }
-            } finally {
-                buf.release();
-            }
-        }
     }
 
     private static byte[] bytes(Random random, int length) {
