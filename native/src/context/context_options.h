@@ -18,6 +18,9 @@ struct ContextOptions {
   std::string device_name;
   int port = 1;
   int cq_entries = 4096;
+  // The first buffers of each shared receive queue (transports/verbs/shared_receive_queue.h); 0: a
+  // receive queue per queue pair (RdmaConfig.sharedReceiveBuffers).
+  uint32_t shared_receive_buffers = 512;
 };
 
 }  // namespace jrdma

@@ -21,8 +21,9 @@ namespace jrdma {
   X(uint32_t, adaptive_spin_us)        /* adaptiveSpinMicros */ \
   X(int32_t, transport)                /* org.jrdma.Transport's ordinal, as opened */
 #define JRDMA_CONTEXT_SETTINGS_VERBS(X) \
-  X(uint32_t, port)       /* the selected port */ \
-  X(uint32_t, cq_entries) /* completionQueueSize, or Java's default */
+  X(uint32_t, port)                   /* the selected port */ \
+  X(uint32_t, cq_entries)             /* completionQueueSize, or Java's default */ \
+  X(uint32_t, shared_receive_buffers) /* sharedReceiveBuffers (0: a receive queue per queue pair) */
 
 struct ContextSettings {
   JRDMA_CONTEXT_SETTINGS_NEUTRAL(JRDMA_RECORD_MEMBER)
@@ -47,6 +48,7 @@ inline ContextOptions context_options(const ContextSettings& s, std::string devi
   o.device_name = std::move(device_name);
   o.port = static_cast<int>(s.port);
   o.cq_entries = static_cast<int>(s.cq_entries);
+  o.shared_receive_buffers = s.shared_receive_buffers;
   return o;
 }
 

@@ -4,12 +4,12 @@
 
 namespace jrdma {
 
-RegisteredBlock RegisteredBlocks::take(std::size_t size) {
+RegisteredBlock RegisteredBlocks::take(std::size_t size, std::size_t registered_from) {
   size = rounded_to_pages(size);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto it = kept_.begin(); it != kept_.end(); ++it) {
-      if (it->memory.size == size) {
+      if (it->memory.size == size && it->registered_from == registered_from) {
         RegisteredBlock block = std::move(*it);
         kept_.erase(it);
         return block;
@@ -18,9 +18,10 @@ RegisteredBlock RegisteredBlocks::take(std::size_t size) {
   }
   RegisteredBlock block;
   block.memory = allocate_channel_memory(size);
+  block.registered_from = registered_from;
   try {
-    block.region =
-        std::make_unique<verbs::MemoryRegion>(pd_, block.memory.base, block.memory.size, IBV_ACCESS_LOCAL_WRITE);
+    block.region = std::make_unique<verbs::MemoryRegion>(pd_, block.memory.base + registered_from,
+                                                         block.memory.size - registered_from, IBV_ACCESS_LOCAL_WRITE);
   } catch (...) {
     free_channel_memory(block.memory);
     throw;
@@ -44,16 +45,16 @@ void RegisteredBlocks::give_back(RegisteredBlock block) noexcept {
   discard(block);
 }
 
-void RegisteredBlocks::put_aside(std::size_t size) noexcept {
+void RegisteredBlocks::put_aside(std::size_t size, std::size_t registered_from) noexcept {
   size = rounded_to_pages(size);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const RegisteredBlock& block : kept_) {
-      if (block.memory.size == size) return;
+      if (block.memory.size == size && block.registered_from == registered_from) return;
     }
   }
   try {
-    give_back(take(size));
+    give_back(take(size, registered_from));
   } catch (const std::exception&) {
     // the first channel registers its own block
   }

@@ -20,6 +20,7 @@ namespace jrdma {
 
 struct RegisteredBlock {
   ChannelMemory memory;
+  std::size_t registered_from = 0;  // the region covers [memory.base + registered_from, end)
   std::unique_ptr<verbs::MemoryRegion> region;
 };
 
@@ -30,13 +31,15 @@ class RegisteredBlocks {
   RegisteredBlocks(const RegisteredBlocks&) = delete;
   RegisteredBlocks& operator=(const RegisteredBlocks&) = delete;
 
-  // A kept block of that size, or a new one (mapped and registered now). Throws RdmaError.
-  RegisteredBlock take(std::size_t size);
+  // A kept block of that size and registered part, or a new one (mapped, and registered from
+  // `registered_from` to its end now: a channel over a shared receive queue registers no ring).
+  // Throws RdmaError.
+  RegisteredBlock take(std::size_t size, std::size_t registered_from);
   // Keeps the block (still registered) when there is room; otherwise deregisters and frees it.
   void give_back(RegisteredBlock block) noexcept;
   // Registers one block of that size for later, unless one is kept already (best effort: a
   // failure, e.g. the memlock limit, only means the first channel registers its own).
-  void put_aside(std::size_t size) noexcept;
+  void put_aside(std::size_t size, std::size_t registered_from) noexcept;
   // Deregisters and frees every kept block (before the protection domain goes).
   void release() noexcept;
 

@@ -13,18 +13,22 @@
 namespace jrdma {
 
 VerbsChannel::VerbsChannel(uint32_t key, const QueuePairOptions& options, const EngineOptions& ring, ibv_pd* pd,
-                           verbs::CompletionQueues& cqs, ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop)
+                           verbs::CompletionQueues& cqs, verbs::SharedReceiveQueue* shared, ChannelMemory memory,
+                           uint32_t memory_lkey, LoopCommands& loop)
     : key_(key),
       options_(options),
       depth_(ring.depth),
       eager_(ring.eager),
       pd_(pd),
       cqs_(cqs),
+      shared_(shared),
       memory_(memory),
       memory_lkey_(memory_lkey),
       loop_(loop),
       chain_wrs_(ring.depth),
-      chain_sges_(2 * static_cast<std::size_t>(ring.depth)) {}
+      chain_sges_(2 * static_cast<std::size_t>(ring.depth)) {
+  if (shared_ != nullptr) posted_.reserve(depth_);
+}
 
 // The queue pair goes first, then the cm id (a member).
 VerbsChannel::~VerbsChannel() {
@@ -81,6 +85,10 @@ uint32_t mtu_bytes(int mtu) noexcept { return mtu >= IBV_MTU_256 && mtu <= IBV_M
 
 void VerbsChannel::destroy_queue_pair() noexcept {
   if (qp_ != nullptr) {
+    // Completions of this queue pair still waiting in the CQ find no channel from now on (the loop
+    // gives their shared buffers back). QP numbers are handed out in turn (rxe, mlx5), so a new
+    // queue pair does not take this one's number while its completions could still be polled.
+    if (shared_ != nullptr) shared_->detach(qp_->number());
     qp_.reset();
     cq_->unreserve(2 * static_cast<int>(depth_));
     cq_ = nullptr;
@@ -106,13 +114,14 @@ void VerbsChannel::create_queue_pair() {
   attr.recv_cq = cq.get();
   attr.qp_type = IBV_QPT_RC;
   attr.sq_sig_all = 0;
+  if (shared_ != nullptr) attr.srq = shared_->get();
   // Inline data is an optimization whose limit differs per device (rxe 512 bytes, others less): a
   // request above it fails with EINVAL, so ask for less until the device accepts (0 always works).
   for (uint32_t max_inline = options_.max_inline;; max_inline /= 2) {
     attr.cap.max_send_wr = depth_;  // (the provider may have changed the caps of a failed attempt)
-    attr.cap.max_recv_wr = depth_;
+    attr.cap.max_recv_wr = shared_ != nullptr ? 0 : depth_;
     attr.cap.max_send_sge = 2;
-    attr.cap.max_recv_sge = 1;
+    attr.cap.max_recv_sge = shared_ != nullptr ? 0 : 1;
     attr.cap.max_inline_data = max_inline;
     try {
       qp_ = std::make_unique<verbs::QueuePair>(
@@ -125,6 +134,7 @@ void VerbsChannel::create_queue_pair() {
     }
   }
   cq_ = &cq;  // the queue pair holds its reservation until destroy_queue_pair
+  if (shared_ != nullptr) shared_->attach(qp_->number(), key_);
   max_inline_ = attr.cap.max_inline_data;
   ibv_qp_attr init{};
   int mask = 0;
@@ -162,6 +172,12 @@ void VerbsChannel::ready(uint32_t peer_mtu, bool withhold_remote_access) {
   if (options_.mtu != 0 && options_.mtu < mtu) mtu = options_.mtu;
   if (peer_mtu != 0 && peer_mtu < mtu) mtu = peer_mtu;
   rtr.path_mtu = static_cast<ibv_mtu>(mtu_enum(mtu));
+  if (shared_ != nullptr) {
+    // What a sender that found the shared queue empty waits before it tries again: 0.64 ms
+    // (rdma_cm leaves 0, which means 655 ms). The loop re-posts on every turn.
+    rtr.min_rnr_timer = 12;
+    mask |= IBV_QP_MIN_RNR_TIMER;
+  }
   rtr.ah_attr.sl = options_.service_level;
   if (rtr.ah_attr.is_global != 0) {
     rtr.ah_attr.grh.traffic_class = options_.traffic_class;

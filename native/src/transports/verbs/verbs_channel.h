@@ -20,17 +20,10 @@
 #include "transports/verbs/cm_id.h"
 #include "transports/verbs/completion_queues.h"
 #include "transports/verbs/queue_pair.h"
+#include "transports/verbs/shared_receive_queue.h"
+#include "transports/verbs/work_request_id.h"
 
 namespace jrdma {
-
-// wr_id layout: channel key (32 bits) | receive flag (1 bit) | slot (31 bits).
-constexpr uint64_t kReceiveFlag = 1ull << 31;
-inline uint64_t make_wr_id(uint32_t key, bool receive, uint32_t slot) {
-  return (static_cast<uint64_t>(key) << 32) | (receive ? kReceiveFlag : 0) | (slot & 0x7fffffffu);
-}
-inline uint32_t wr_id_key(uint64_t wr_id) { return static_cast<uint32_t>(wr_id >> 32); }
-inline bool wr_id_is_receive(uint64_t wr_id) { return (wr_id & kReceiveFlag) != 0; }
-inline uint32_t wr_id_slot(uint64_t wr_id) { return static_cast<uint32_t>(wr_id & 0x7fffffffu); }
 
 // What the transport needs from the loop that owns it: disconnecting from another thread is
 // queued to the loop (rdma_cm calls on an id stay on one thread).
@@ -48,10 +41,10 @@ struct QueuePairOptions {
   uint32_t max_inline = 236;  // capped by the device when the queue pair is created
   uint8_t timeout = 14;
   uint8_t retry_count = 6;
-  uint8_t rnr_retry = 6;
-  uint8_t port = 0;    // the context's port; a connection over another port is refused (0: any)
-  int gid_index = -1;  // source GID index; -1: the one rdma_cm chose for the address
-  uint32_t mtu = 0;    // path MTU in bytes (256..4096); 0: the path's
+  uint8_t rnr_retry = 7;  // forever: a shared receive queue can be empty for a moment
+  uint8_t port = 0;       // the context's port; a connection over another port is refused (0: any)
+  int gid_index = -1;     // source GID index; -1: the one rdma_cm chose for the address
+  uint32_t mtu = 0;       // path MTU in bytes (256..4096); 0: the path's
   uint16_t pkey_index = 0;
   uint8_t service_level = 0;
   uint8_t traffic_class = 0;  // GRH traffic class (IP TOS on RoCE v2)
@@ -97,10 +90,14 @@ uint32_t mtu_bytes(int mtu) noexcept;
 
 class VerbsChannel : public ChannelTransport {
  public:
-  // `memory` is the channel's block, registered (local write only) under `memory_lkey`; its ring
-  // has the engine's shape (`ring`: depth slots of eager bytes, one work request each).
+  // `memory` is the channel's block; its ring has the engine's shape (`ring`: depth slots of eager
+  // bytes). With `shared` (a shared receive queue of the context) messages arrive there and the loop
+  // copies each into a ring slot this channel posted (take_posted), and only the header slots and
+  // results are registered (local write only) under `memory_lkey`; without, the whole block is, and
+  // each slot is a receive work request of the queue pair's own receive queue.
   VerbsChannel(uint32_t key, const QueuePairOptions& options, const EngineOptions& ring, ibv_pd* pd,
-               verbs::CompletionQueues& cqs, ChannelMemory memory, uint32_t memory_lkey, LoopCommands& loop);
+               verbs::CompletionQueues& cqs, verbs::SharedReceiveQueue* shared, ChannelMemory memory,
+               uint32_t memory_lkey, LoopCommands& loop);
   ~VerbsChannel() override;
   VerbsChannel(const VerbsChannel&) = delete;
   VerbsChannel& operator=(const VerbsChannel&) = delete;
@@ -133,6 +130,13 @@ class VerbsChannel : public ChannelTransport {
   void post_chain(const WorkRequest* requests, int count) override;
   void post_receives(const uint32_t* slots, int count) override;
   uint32_t memory_key() const noexcept override { return memory_lkey_; }
+
+  // --- loop thread: receiving through the shared receive queue -------------------------------
+  // The ring slot the next message of this channel goes to: the one posted last (it is warm, and a
+  // channel touches as many slots as it has messages outstanding, not all). False when none is
+  // posted: the peer sent beyond its credits.
+  bool take_posted(uint32_t* slot) noexcept;
+  uint8_t* ring_slot(uint32_t slot) const noexcept { return memory_.base + static_cast<std::size_t>(slot) * eager_; }
   void disconnect() noexcept override;
   Exposure expose_for_read(uint64_t address, uint64_t length) override;
   void revoke(uint64_t handle) noexcept override;
@@ -148,6 +152,7 @@ class VerbsChannel : public ChannelTransport {
   ibv_pd* pd_;
   verbs::CompletionQueues& cqs_;
   verbs::CompletionQueue* cq_ = nullptr;  // where the queue pair completes, while it exists
+  verbs::SharedReceiveQueue* shared_;     // null: the queue pair's own receive queue
   ChannelMemory memory_;
   uint32_t memory_lkey_;
   LoopCommands& loop_;
@@ -161,6 +166,9 @@ class VerbsChannel : public ChannelTransport {
   // Scratch for post_chain, sized to the queue depth once: no allocation per post.
   std::vector<ibv_send_wr> chain_wrs_;
   std::vector<ibv_sge> chain_sges_;
+  // With a shared receive queue: the ring slots the engine posted, taken last first (take_posted).
+  std::mutex posted_mutex_;
+  std::vector<uint32_t> posted_;
   // Transfer sources the peer may read now (revoked by the engine; any left at destruction too).
   std::mutex exposures_mutex_;
   std::vector<ibv_mr*> exposures_;

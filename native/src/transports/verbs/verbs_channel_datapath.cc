@@ -17,6 +17,11 @@
 namespace jrdma {
 
 void VerbsChannel::post_receives(const uint32_t* slots, int count) {
+  if (shared_ != nullptr) {
+    std::lock_guard<std::mutex> lock(posted_mutex_);
+    posted_.insert(posted_.end(), slots, slots + count);  // reserved for depth: no allocation
+    return;
+  }
   if (qp_ == nullptr) throw RdmaError(ErrorKind::kIllegalState, "no queue pair to post receives on");
   constexpr int kBatch = 32;
   ibv_recv_wr wrs[kBatch];
@@ -37,6 +42,14 @@ void VerbsChannel::post_receives(const uint32_t* slots, int count) {
     if (int rc = ibv_post_recv(qp_->get(), wrs, &bad); rc != 0) throw_errno("ibv_post_recv()", rc);
     done += n;
   }
+}
+
+bool VerbsChannel::take_posted(uint32_t* slot) noexcept {
+  std::lock_guard<std::mutex> lock(posted_mutex_);
+  if (posted_.empty()) return false;
+  *slot = posted_.back();
+  posted_.pop_back();
+  return true;
 }
 
 void VerbsChannel::build(const WorkRequest& request, ibv_send_wr& wr, ibv_sge* sge) const {

@@ -1,4 +1,5 @@
-// One channel of a context: its registered memory block, the verbs transport (cm id, QP) and the
+// One channel of a context: its memory block (registered whole, or without its receive ring when the
+// channel receives through a shared receive queue), the verbs transport (cm id, QP) and the
 // protocol engine on top, created together and destroyed in reverse (engine, QP, then the block
 // goes back to the context's RegisteredBlocks). Created on any thread (active side) or on the loop thread
 // (passive side); destroyed on the loop thread.
@@ -33,7 +34,8 @@ struct ChannelOptions {
 // A registered memory block taken from the context's RegisteredBlocks for the channel's lifetime.
 class BlockLease {
  public:
-  BlockLease(RegisteredBlocks& blocks, std::size_t size) : blocks_(blocks), block_(blocks.take(size)) {}
+  BlockLease(RegisteredBlocks& blocks, std::size_t size, std::size_t registered_from)
+      : blocks_(blocks), block_(blocks.take(size, registered_from)) {}
   ~BlockLease() { blocks_.give_back(std::move(block_)); }
   BlockLease(const BlockLease&) = delete;
   BlockLease& operator=(const BlockLease&) = delete;
@@ -47,18 +49,23 @@ class BlockLease {
 
 class VerbsChannelEntry {
  public:
+  // `shared`: the context's shared receive queue for the channel's eager size, or null.
   VerbsChannelEntry(uint32_t channel_key, bool is_passive, const ChannelOptions& channel_options,
-                    RegisteredBlocks& blocks, ibv_pd* pd, verbs::CompletionQueues& cqs, LoopCommands& loop,
-                    EventSink& sink)
+                    RegisteredBlocks& blocks, ibv_pd* pd, verbs::CompletionQueues& cqs,
+                    verbs::SharedReceiveQueue* shared, LoopCommands& loop, EventSink& sink)
       : key(channel_key),
         passive(is_passive),
         options(channel_options),
-        memory_(blocks, memory_size(options)),
-        transport(key, options.queue_pair, options.engine, pd, cqs, memory_.memory(), memory_.lkey(), loop),
+        memory_(blocks, memory_size(options), registered_from(options, shared != nullptr)),
+        transport(key, options.queue_pair, options.engine, pd, cqs, shared, memory_.memory(), memory_.lkey(), loop),
         engine(key, options.engine, memory_.memory(), sink) {}
 
   static std::size_t memory_size(const ChannelOptions& o) noexcept {
     return ChannelMemoryLayout::of(o.engine.depth, o.engine.eager).size;
+  }
+  // Where the block's registration starts: after the ring when the loop copies messages into it.
+  static std::size_t registered_from(const ChannelOptions& o, bool shared) noexcept {
+    return shared ? ChannelMemoryLayout::of(o.engine.depth, o.engine.eager).headers : 0;
   }
   ChannelMemory memory() const noexcept { return memory_.memory(); }
 

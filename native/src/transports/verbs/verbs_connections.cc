@@ -63,7 +63,9 @@ VerbsListener* VerbsContext::listen(const sockaddr* address, const ChannelOption
   }
   apply_id_options(listener->id, options);
   listener->id.listen(backlog);
-  blocks_.put_aside(VerbsChannelEntry::memory_size(options));  // the first accept registers nothing on the loop thread
+  // The first accept registers nothing on the loop thread, nor creates the shared receive queue.
+  bool shared = shared_queues_.for_eager(options.engine.eager) != nullptr;
+  blocks_.put_aside(VerbsChannelEntry::memory_size(options), VerbsChannelEntry::registered_from(options, shared));
   std::lock_guard<std::mutex> lock(listeners_mutex_);
   listeners_.push_back(listener.get());
   return listener.release();

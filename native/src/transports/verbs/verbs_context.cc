@@ -24,6 +24,13 @@ ibv_device_attr query_device(ibv_context* device, const std::string& name) {
   return attr;
 }
 
+// The most buffers a shared receive queue grows to: the device's limit, at most 16,384 (64 MiB of
+// 4 KiB buffers). 0 where the device has no shared receive queues: each queue pair gets its own.
+uint32_t shared_queue_capacity(const ibv_device_attr& attr) {
+  if (attr.max_srq <= 0 || attr.max_srq_wr <= 0) return 0;
+  return static_cast<uint32_t>(std::min(attr.max_srq_wr, 16384));
+}
+
 }  // namespace
 
 VerbsContext::VerbsContext(const ContextOptions& options)
@@ -34,6 +41,7 @@ VerbsContext::VerbsContext(const ContextOptions& options)
       channel_(device_.get()),
       cqs_(device_.get(), options.cq_entries, attributes_.max_cqe, channel_.get()),
       blocks_(pd_.get(), kKeptChannelBlocks),
+      shared_queues_(pd_.get(), options.shared_receive_buffers, shared_queue_capacity(attributes_)),
       pending_(options.max_pending_connections),
       loop_(*this, options.adaptive_spin_us, options.receive_budget),
       channels_(options.device_name) {
@@ -74,6 +82,7 @@ std::string VerbsContext::close() noexcept {
   // A channel created but never connected is in the table too; queued commands only point at them.
   commands_.clear();
   channels_.clear();
+  shared_queues_.release();     // no queue pair uses them any more
   refuse_awaiting_of(nullptr);  // requests waiting for an admission decision: their ids go too
   {
     std::lock_guard<std::mutex> lock(listeners_mutex_);
@@ -107,8 +116,10 @@ VerbsChannelEntry* VerbsContext::add_channel(const ChannelOptions& options, bool
   with_context.engine.read_chunk = std::min(options.engine.read_chunk, max_read_);
   with_context.engine.max_reads = static_cast<uint32_t>(max_rd_atomic_);
   with_context.engine.budget = &loop_.budget();
+  verbs::SharedReceiveQueue* shared = shared_queues_.for_eager(options.engine.eager);
   return channels_.insert([&](uint32_t key) {
-    return std::make_unique<VerbsChannelEntry>(key, passive, with_context, blocks_, pd_.get(), cqs_, *this, *this);
+    return std::make_unique<VerbsChannelEntry>(key, passive, with_context, blocks_, pd_.get(), cqs_, shared, *this,
+                                               *this);
   });
 }
 

@@ -40,6 +40,7 @@
 #include "transports/verbs/completion_queues.h"
 #include "transports/verbs/memory_region.h"
 #include "transports/verbs/protection_domain.h"
+#include "transports/verbs/shared_receive_queues.h"
 #include "transports/verbs/verbs_channel_entry.h"
 #include "wire/handshake.h"
 
@@ -118,6 +119,8 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   ibv_pd* pd() const noexcept { return pd_.get(); }
   int cq_capacity() const noexcept { return cqs_.capacity(); }
   int cq_resizes() const noexcept { return cqs_.resizes(); }
+  // Buffers of the context's shared receive queues (0: none; each queue pair has its own).
+  uint32_t shared_receive_buffers() const noexcept { return shared_queues_.buffers(); }
   // The channel with this key, or null (destroyed, or a stale key). Any thread.
   VerbsChannelEntry* lookup(uint32_t key) const noexcept { return channels_.lookup(key); }
 
@@ -166,6 +169,11 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   // true when it found any.
   bool poll_cq(int budget);
   int poll_one_cq(ibv_cq* cq, int budget);  // how many it polled; no flush
+  // A receive completion of a shared receive queue: copied into its channel's ring and handed to the
+  // engine; the buffer goes back to the queue. Its channel, or null when it has none any more.
+  VerbsChannelEntry* receive_shared(const ibv_wc& completion);
+  // Any other completion, to its channel's engine.
+  void dispatch(VerbsChannelEntry& channel, const ibv_wc& completion);
   void flush_dirty_channels();
   void drain_async_events();
   void drain_completion_channel();
@@ -178,6 +186,9 @@ class VerbsContext : public EventSink, public LoopCommands, private TransportDri
   verbs::CompletionQueues cqs_;
   std::size_t next_cq_ = 0;  // loop thread: the CQ poll_cq starts with (in turn, so none waits behind another)
   RegisteredBlocks blocks_;  // channel memory, kept registered for reuse
+  // Shared receive queues by eager size (none when sharedReceiveBuffers is 0 or the device has no
+  // SRQ); after the protection domain, before the channels whose queue pairs use them.
+  verbs::SharedReceiveQueues shared_queues_;
   verbs::CmEventChannel cm_channel_;
   // What the loop's epoll hands back for the verbs fds (on_ready).
   enum class Source : uint8_t { kCompletion, kAsync, kCm };

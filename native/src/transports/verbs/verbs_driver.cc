@@ -4,9 +4,11 @@
 // events and rdma_cm events when their fds are ready. Loop thread only.
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "base/error.h"
 #include "transports/verbs/async_event.h"
@@ -42,28 +44,68 @@ int VerbsContext::poll_one_cq(ibv_cq* cq, int budget) {
                      ibv_get_device_name(device()->device), wr_id_key(w.wr_id),
                      wr_id_is_receive(w.wr_id) ? "recv" : "send", wr_id_slot(w.wr_id), w.status, w.opcode, w.qp_num);
       }
-      VerbsChannelEntry* channel = lookup(wr_id_key(w.wr_id));
-      if (channel == nullptr) continue;  // the channel was destroyed: a late (flushed) completion
-      const uint32_t slot = wr_id_slot(w.wr_id);
-      ChannelEngine& engine = channel->engine;
-      if (!wr_id_is_receive(w.wr_id)) {
-        engine.on_send_completion(slot, w.status);
-      } else if (w.status != IBV_WC_SUCCESS) {
-        engine.on_receive_error(w.status);
-      } else if (w.opcode == IBV_WC_RECV_RDMA_WITH_IMM) {
-        engine.on_immediate(slot, ntohl(w.imm_data));
+      VerbsChannelEntry* channel = nullptr;
+      if (wr_id_is_receive(w.wr_id) && shared_queues_.enabled()) {
+        channel = receive_shared(w);
       } else {
-        engine.on_receive(slot, w.byte_len);
+        channel = lookup(wr_id_key(w.wr_id));
+        if (channel != nullptr) dispatch(*channel, w);
       }
+      if (channel == nullptr) continue;  // the channel was destroyed: a late (flushed) completion
       if (!channel->dirty) {
         channel->dirty = true;
         dirty_.push_back(channel);
       }
     }
+    // The buffers of this batch go back to the shared queues before the engines' flush returns
+    // their credits: a peer's next message finds one.
+    if (shared_queues_.enabled()) shared_queues_.post_given_back();
     polled += got;
     if (got < kBatch) break;
   }
   return polled;
+}
+
+void VerbsContext::dispatch(VerbsChannelEntry& channel, const ibv_wc& w) {
+  const uint32_t slot = wr_id_slot(w.wr_id);
+  ChannelEngine& engine = channel.engine;
+  if (!wr_id_is_receive(w.wr_id)) {
+    engine.on_send_completion(slot, w.status);
+  } else if (w.status != IBV_WC_SUCCESS) {
+    engine.on_receive_error(w.status);
+  } else if (w.opcode == IBV_WC_RECV_RDMA_WITH_IMM) {
+    engine.on_immediate(slot, ntohl(w.imm_data));
+  } else {
+    engine.on_receive(slot, w.byte_len);
+  }
+}
+
+VerbsChannelEntry* VerbsContext::receive_shared(const ibv_wc& w) {
+  verbs::SharedReceiveQueue* queue = shared_queues_.at(wr_id_key(w.wr_id));
+  const uint32_t number = wr_id_slot(w.wr_id);
+  const uint8_t* data = queue != nullptr ? queue->buffer(number) : nullptr;
+  if (data == nullptr) return nullptr;  // no buffer of ours (cannot happen: the ids are ours)
+  queue->give_back(number);             // posted again at the end of the batch, after the copy below
+  uint32_t key = 0;
+  VerbsChannelEntry* channel = queue->channel_of(w.qp_num, &key) ? lookup(key) : nullptr;
+  if (channel == nullptr) return nullptr;  // its queue pair is gone: a late message, dropped
+  ChannelEngine& engine = channel->engine;
+  if (w.status != IBV_WC_SUCCESS) {
+    engine.on_receive_error(w.status);
+    return channel;
+  }
+  // No slot posted: the peer sent beyond its credits; the engine finds the slot invalid and closes
+  // the channel with a protocol error (kUnexpectedReceive).
+  uint32_t slot = UINT32_MAX;
+  bool posted = channel->transport.take_posted(&slot);
+  if (w.opcode == IBV_WC_RECV_RDMA_WITH_IMM) {
+    engine.on_immediate(slot, ntohl(w.imm_data));
+  } else {
+    // byte_len is at most the buffer, which is the channel's eager size: its ring slot's.
+    if (posted) std::memcpy(channel->transport.ring_slot(slot), data, std::min(w.byte_len, queue->buffer_size()));
+    engine.on_receive(slot, w.byte_len);
+  }
+  return channel;
 }
 
 void VerbsContext::flush_dirty_channels() {
@@ -88,6 +130,14 @@ void VerbsContext::drain_completion_channel() {
 void VerbsContext::drain_async_events() {
   ibv_async_event event{};
   while (ibv_get_async_event(device_.get(), &event) == 0) {
+    if (event.event_type == IBV_EVENT_SRQ_LIMIT_REACHED || event.event_type == IBV_EVENT_QP_LAST_WQE_REACHED) {
+      // A shared queue ran low — maybe another context's: contexts on one device share librdmacm's
+      // device context and so its async events; the queue's own loop grows it — or a queue pair on
+      // one took its last receive (it is being destroyed). Nothing for the application.
+      if (event.event_type == IBV_EVENT_SRQ_LIMIT_REACHED) verbs::SharedReceiveQueue::report_low(event.element.srq);
+      ibv_ack_async_event(&event);
+      continue;
+    }
     emit(make_record(EventKind::kAsyncEvent, 0, event.event_type, async_event_port(event),
                      static_cast<int64_t>(classify_async_event(event.event_type))));
     ibv_ack_async_event(&event);

@@ -37,7 +37,10 @@ namespace jrdma::verbs_library {
   X(ibv_create_qp, "IBVERBS_1.1") \
   X(ibv_modify_qp, "IBVERBS_1.1") \
   X(ibv_query_qp, "IBVERBS_1.1") \
-  X(ibv_destroy_qp, "IBVERBS_1.1")
+  X(ibv_destroy_qp, "IBVERBS_1.1") \
+  X(ibv_create_srq, "IBVERBS_1.1") \
+  X(ibv_modify_srq, "IBVERBS_1.1") \
+  X(ibv_destroy_srq, "IBVERBS_1.1")
 
 #define JRDMA_RDMACM_SYMBOLS(X) \
   X(rdma_get_devices, "RDMACM_1.0") \

@@ -53,6 +53,9 @@ int ibv_query_qp(ibv_qp* qp, ibv_qp_attr* attr, int mask, ibv_qp_init_attr* init
   return symbols().ibv_query_qp(qp, attr, mask, init);
 }
 int ibv_destroy_qp(ibv_qp* qp) { return symbols().ibv_destroy_qp(qp); }
+ibv_srq* ibv_create_srq(ibv_pd* pd, ibv_srq_init_attr* attr) { return symbols().ibv_create_srq(pd, attr); }
+int ibv_modify_srq(ibv_srq* srq, ibv_srq_attr* attr, int mask) { return symbols().ibv_modify_srq(srq, attr, mask); }
+int ibv_destroy_srq(ibv_srq* srq) { return symbols().ibv_destroy_srq(srq); }
 
 // librdmacm
 ibv_context** rdma_get_devices(int* num_devices) { return symbols().rdma_get_devices(num_devices); }

@@ -18,12 +18,13 @@ final class ConfigValues implements Cloneable {
     int queueDepth = 128;
     int timeout = 14;
     int retryCount = 6;
-    int rnrRetry = 6;
+    int rnrRetry = 7; // forever: a shared receive queue can be empty for a moment (docs/configuration.md)
     int serviceLevel;
     int trafficClass;
     PollMode pollMode = PollMode.ADAPTIVE;
     int adaptiveSpinMicros = 0; // learned (context/adaptive_spin.h)
     int completionQueueSize;
+    int sharedReceiveBuffers = 512;
     int eagerSize = 4096;
     int maxInline = 236; // perftest's default for RC; small sends then need no DMA read of the payload
     int connectTimeoutMillis = 5000;
@@ -85,10 +86,7 @@ final class ConfigValues implements Cloneable {
     }
 
     void rnrRetry(int count) {
-        if (count == 7) {
-            throw new ConfigurationException("rnrRetry=7 means retry forever; allowed: 0..6");
-        }
-        this.rnrRetry = range("rnrRetry", count, 0, 6, "RNR retries");
+        this.rnrRetry = range("rnrRetry", count, 0, 7, "RNR retries (7: until the receiver has a buffer)");
     }
 
     void serviceLevel(int sl, String variable) {
@@ -129,6 +127,10 @@ final class ConfigValues implements Cloneable {
 
     void completionQueueSize(int entries) {
         this.completionQueueSize = range("completionQueueSize", entries, 1, 4_194_304, "completion queue entries");
+    }
+
+    void sharedReceiveBuffers(int buffers, String variable) {
+        this.sharedReceiveBuffers = range(variable, buffers, 0, 16_384, "buffers of a shared receive queue, 0: none");
     }
 
     void eagerSize(int bytes) {
@@ -215,6 +217,7 @@ final class ConfigValues implements Cloneable {
                 + ", trafficClass=" + trafficClass + ", pollMode=" + pollMode
                 + (pollMode == PollMode.ADAPTIVE ? ", adaptiveSpinMicros=" + (adaptiveSpinMicros == 0 ? "learned" : adaptiveSpinMicros) : "")
                 + ", completionQueueSize=" + (completionQueueSize == 0 ? "auto" : completionQueueSize)
+                + ", sharedReceiveBuffers=" + sharedReceiveBuffers
                 + ", eagerSize=" + eagerSize + ", maxInline=" + maxInline + ", connectTimeoutMillis=" + connectTimeoutMillis
                 + ", maxMessageSize=" + maxMessageSize + ", rendezvousTransfers=" + rendezvousTransfers
                 + ", rendezvousChunkSize=" + rendezvousChunkSize

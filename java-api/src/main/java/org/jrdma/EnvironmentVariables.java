@@ -55,6 +55,9 @@ final class EnvironmentVariables {
         if ((v = integer(env, "RDMA_ADAPTIVE_SPIN_US")) != null) {
             b.values().adaptiveSpinMicros(v, "RDMA_ADAPTIVE_SPIN_US");
         }
+        if ((v = integer(env, "RDMA_SHARED_RECEIVE_BUFFERS")) != null) {
+            b.values().sharedReceiveBuffers(v, "RDMA_SHARED_RECEIVE_BUFFERS");
+        }
         return b;
     }
 

@@ -128,6 +128,11 @@ public final class RdmaConfig {
         return v.completionQueueSize;
     }
 
+    /** {@return the first buffers of the shared receive queue, 0: none ({@link Builder#sharedReceiveBuffers})} */
+    public int sharedReceiveBuffers() {
+        return v.sharedReceiveBuffers;
+    }
+
     /** {@return bytes per receive buffer, its 16-byte header included ({@link Builder#eagerSize})} */
     public int eagerSize() {
         return v.eagerSize;
@@ -297,8 +302,11 @@ public final class RdmaConfig {
         }
 
         /**
-         * Receiver-not-ready retries (credits make RNR impossible in jrdma's own protocol; 7 would mean forever).
-         * @param count 0..6 (default 6)
+         * Receiver-not-ready retries. Credits give every message a place in its channel's ring, but over a shared
+         * receive queue ({@link #sharedReceiveBuffers}) a burst from many peers can find the queue empty until the
+         * receiver's loop re-posts: the sender's device then waits and retries. 7 (the default): until it has a
+         * buffer (a receiver that never re-posts is caught by {@link #keepaliveMillis keepalive}).
+         * @param count 0..7 (default 7)
          * @return this builder
          */
         public Builder rnrRetry(int count) {
@@ -355,6 +363,19 @@ public final class RdmaConfig {
          */
         public Builder completionQueueSize(int entries) {
             values.completionQueueSize(entries);
+            return this;
+        }
+
+        /**
+         * Verbs: the first buffers of the context's shared receive queue, which all its channels of one
+         * {@link #eagerSize} receive through (a message is copied into its channel's ring at once), instead of
+         * {@link #queueDepth} registered buffers per channel; it doubles when the device reports it low, up to the
+         * device's limit (16384 at most). 0: each channel's queue pair has a receive queue of its own.
+         * @param buffers 0..16384 (default 512)
+         * @return this builder
+         */
+        public Builder sharedReceiveBuffers(int buffers) {
+            values.sharedReceiveBuffers(buffers, "sharedReceiveBuffers");
             return this;
         }
 

@@ -13,14 +13,14 @@ import org.junit.jupiter.api.Test;
 
 class RdmaConfigTest {
     @Test
-    void defaultsPickEverythingAndNeverRetryForever() {
+    void defaultsPickEverythingAndRetryTransportErrorsButNotReceiversNotReadyALimitedTime() {
         RdmaConfig config = RdmaConfig.fromEnvironment(Map.of());
         assertNull(config.device());
         assertEquals(0, config.port());
         assertEquals(-1, config.gidIndex());
         assertEquals(0, config.mtu());
         assertEquals(6, config.retryCount());
-        assertEquals(6, config.rnrRetry());
+        assertEquals(7, config.rnrRetry());
         assertEquals(14, config.timeout());
         assertEquals(0, config.serviceLevel());
         assertEquals(128, config.queueDepth());
@@ -28,6 +28,19 @@ class RdmaConfigTest {
         assertEquals(PollMode.ADAPTIVE, config.pollMode());
         assertEquals(0, config.adaptiveSpinMicros()); // learned
         assertEquals(Transport.AUTO, config.transport());
+        assertEquals(512, config.sharedReceiveBuffers());
+    }
+
+    @Test
+    void sharedReceiveBuffersFromTheBuilderAndTheEnvironment() {
+        assertEquals(0, RdmaConfig.builder().sharedReceiveBuffers(0).build().sharedReceiveBuffers(), "0: a queue per queue pair");
+        assertEquals(64, RdmaConfig.fromEnvironment(Map.of("RDMA_SHARED_RECEIVE_BUFFERS", "64")).sharedReceiveBuffers());
+        ConfigurationException bad = assertThrows(ConfigurationException.class,
+                () -> RdmaConfig.fromEnvironment(Map.of("RDMA_SHARED_RECEIVE_BUFFERS", "16385")));
+        assertTrue(bad.getMessage().startsWith("RDMA_SHARED_RECEIVE_BUFFERS=16385 is out of range; allowed: 0..16384"),
+                bad.getMessage());
+        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().sharedReceiveBuffers(-1));
+        assertTrue(RdmaConfig.builder().build().toString().contains("sharedReceiveBuffers=512"));
     }
 
     @Test
@@ -133,7 +146,7 @@ class RdmaConfigTest {
     @Test
     void builderChecksAtOnce() {
         assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().mtu(9000));
-        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().rnrRetry(7));
+        assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().rnrRetry(8));
         assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().completionQueueSize(0));
         assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().maxInline(-1));
         assertThrows(ConfigurationException.class, () -> RdmaConfig.builder().maxInline(1025));

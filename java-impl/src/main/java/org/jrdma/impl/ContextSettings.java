@@ -23,8 +23,8 @@ final class ContextSettings {
     enum Field {
         // Every transport.
         RECEIVE_BUDGET(8), MAX_PENDING_CONNECTIONS(4), ADAPTIVE_SPIN_US(4), TRANSPORT(4),
-        // Verbs: the device's port and the completion queue's first size.
-        PORT(4), CQ_ENTRIES(4);
+        // Verbs: the device's port, the completion queue's first size, the shared receive queue's first buffers.
+        PORT(4), CQ_ENTRIES(4), SHARED_RECEIVE_BUFFERS(4);
 
         final int size;
 
@@ -52,6 +52,7 @@ final class ContextSettings {
         r.putInt(Field.TRANSPORT.offset(), choice.opened().ordinal());
         r.putInt(Field.PORT.offset(), choice.selection().port().number());
         r.putInt(Field.CQ_ENTRIES.offset(), cqEntries(config));
+        r.putInt(Field.SHARED_RECEIVE_BUFFERS.offset(), config.sharedReceiveBuffers());
         return r;
     }
 

@@ -15,15 +15,15 @@ import org.junit.jupiter.api.Test;
 /** The context settings record's shape and what Java writes into it (the library is not needed). */
 class ContextSettingsTest {
     @Test
-    void theLayoutPutsTheSixtyFourBitBudgetFirstAndPadsToEightBytes() {
+    void theLayoutPutsTheSixtyFourBitBudgetFirstAndFillsEightByteWords() {
         assertEquals("context settings size=32,receive_budget=0,max_pending_connections=8,adaptive_spin_us=12,"
-                + "transport=16,port=20,cq_entries=24", ContextSettings.layout());
+                + "transport=16,port=20,cq_entries=24,shared_receive_buffers=28", ContextSettings.layout());
     }
 
     @Test
     void theRecordCarriesTheConfigurationTheTransportAndTheDefaults() {
         RdmaConfig config = RdmaConfig.builder().receiveBudget(5L << 30).maxPendingConnections(7).adaptiveSpinMicros(250)
-                .build();
+                .sharedReceiveBuffers(64).build();
         RdmaDevice device = new RdmaDevice("rxe0", 1,
                 List.of(new RdmaPort(2, PortState.ACTIVE, LinkLayer.ETHERNET, 1024, 4096, 0, List.of())));
         ByteBuffer r = ContextSettings.record(config,
@@ -35,5 +35,6 @@ class ContextSettingsTest {
         assertEquals(2, r.getInt(ContextSettings.Field.PORT.offset()), "the selected port");
         assertEquals(ContextSettings.DEFAULT_CQ_ENTRIES, r.getInt(ContextSettings.Field.CQ_ENTRIES.offset()),
                 "Java owns the default");
+        assertEquals(64, r.getInt(ContextSettings.Field.SHARED_RECEIVE_BUFFERS.offset()));
     }
 }
