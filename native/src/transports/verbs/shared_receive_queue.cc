@@ -128,7 +128,7 @@ void SharedReceiveQueue::report_low(const ibv_srq* srq) noexcept {
 }
 
 void SharedReceiveQueue::grow_if_low() {
-  if (!low_.exchange(false, std::memory_order_acq_rel)) return;
+  if (!low_.load(std::memory_order_relaxed) || !low_.exchange(false, std::memory_order_acq_rel)) return;
   auto now = static_cast<uint32_t>(addresses_.size());
   if (now < capacity_) add_buffers(std::min(now, capacity_ - now));
   arm_low_water();

@@ -59,7 +59,7 @@ int VerbsContext::poll_one_cq(ibv_cq* cq, int budget) {
     }
     // The buffers of this batch go back to the shared queues before the engines' flush returns
     // their credits: a peer's next message finds one.
-    if (shared_queues_.enabled()) shared_queues_.post_given_back();
+    if (got > 0 && shared_queues_.enabled()) shared_queues_.post_given_back();  // not on a busy loop's empty polls
     polled += got;
     if (got < kBatch) break;
   }

@@ -3,10 +3,14 @@ package org.jrdma.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** This process's resident memory and open files, as Linux reports them in /proc. */
 final class ProcessMemory {
+    /** The first line of a mapping in smaps: its address range. */
+    private static final Pattern MAPPING = Pattern.compile("[0-9a-f]+-[0-9a-f]+ ");
+
     private ProcessMemory() {
     }
 
@@ -18,6 +22,24 @@ final class ProcessMemory {
             }
         }
         throw new IOException("no VmRSS in /proc/self/status");
+    }
+
+    /**
+     * Resident bytes of the mappings of /dev/infiniband (/proc/self/smaps): queues a device driver maps into the
+     * process — Soft-RoCE's send, receive and completion queues are kernel memory mapped whole — which count in
+     * VmRSS but are the device's, not the library's.
+     */
+    static long deviceMappedBytes() throws IOException {
+        long bytes = 0;
+        boolean device = false;
+        for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+            if (MAPPING.matcher(line).lookingAt()) {
+                device = line.contains("/dev/infiniband/");
+            } else if (device && line.startsWith("Rss:")) {
+                bytes += Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        return bytes;
     }
 
     /**

@@ -142,6 +142,10 @@ final class ScaleCommand implements Callable<Integer> {
                         Report.f(row.bytesPerChannelPair() / 1024.0), mib(row.rssStreamed()), Report.f(row.gbitPerSecond()),
                         Report.f(row.cpuMicrosPerMessage()), mib(row.rssClosed()),
                         row.fdsBefore() + "/" + row.fdsOpen() + "/" + row.fdsClosed());
+                if (deviceMappedOpen > 0) {
+                    out.printf(Locale.ROOT, "%9s of the open RSS, %s MiB (%s KiB/pair) are the device's queues mapped into the"
+                            + " process (/dev/infiniband)%n", "", mib(deviceMappedOpen), Report.f(deviceMappedOpen / 1024.0 / n));
+                }
                 if (nio) {
                     double[] reference = NioStreams.stream(n, size, seconds);
                     out.printf(Locale.ROOT, "%9s %10s %9s %9s %9s %13s %9s %11s   (plain NIO, %d connections)%n", "", "", "",
@@ -158,6 +162,9 @@ final class ScaleCommand implements Callable<Integer> {
         }
         return 0;
     }
+
+    /** The last burst's device-mapped resident bytes with its channels open (ProcessMemory.deviceMappedBytes). */
+    private long deviceMappedOpen;
 
     private Row burst(RdmaContext serverContext, RdmaContext clientContext, int n) throws Exception {
         settle();
@@ -208,6 +215,7 @@ final class ScaleCommand implements Callable<Integer> {
             await(serverOpen, n, "server-side channels open");
             setupPerSecond = n / ((System.nanoTime() - start) / 1e9);
             rssOpen = ProcessMemory.residentBytes();
+            deviceMappedOpen = ProcessMemory.deviceMappedBytes();
             fdsOpen = ProcessMemory.openFiles();
             stream = stream(clientContext, active > 0 ? channels.subList(0, Math.min(active, n)) : channels, received);
             settle();
