@@ -302,11 +302,8 @@ public final class RdmaConfig {
         }
 
         /**
-         * Receiver-not-ready retries. Credits give every message a place in its channel's ring, but over a shared
-         * receive queue ({@link #sharedReceiveBuffers}) a burst from many peers can find the queue empty until the
-         * receiver's loop re-posts: the sender's device then waits and retries. 7 (the default): until it has a
-         * buffer (a receiver that never re-posts is caught by {@link #keepaliveMillis keepalive}).
-         * @param count 0..7 (default 7)
+         * Receiver-not-ready retries: a burst can find a {@link #sharedReceiveBuffers shared receive queue} empty.
+         * @param count 0..7 (default 7: retry until the receiver re-posted; keepalive finds one that never does)
          * @return this builder
          */
         public Builder rnrRetry(int count) {
@@ -367,10 +364,8 @@ public final class RdmaConfig {
         }
 
         /**
-         * Verbs: the first buffers of the context's shared receive queue, which all its channels of one
-         * {@link #eagerSize} receive through (a message is copied into its channel's ring at once), instead of
-         * {@link #queueDepth} registered buffers per channel; it doubles when the device reports it low, up to the
-         * device's limit (16384 at most). 0: each channel's queue pair has a receive queue of its own.
+         * Verbs: the first buffers of the shared receive queue of the context's channels of one {@link #eagerSize}
+         * (docs/configuration.md); it doubles when low. 0: a receive queue of queueDepth buffers per queue pair.
          * @param buffers 0..16384 (default 512)
          * @return this builder
          */
