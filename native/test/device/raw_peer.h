@@ -156,9 +156,10 @@ struct RawChannel {
     send_raw(sizeof message);
   }
 
-  // Sends the first `length` bytes of `message` as one SEND of the raw client.
+  // Sends the first `length` bytes of `message` as one SEND of the raw client (its completion
+  // stays in the client's CQ: await_send() takes it).
   void send_raw(uint32_t length) {
-    message_mr = ibv_reg_mr(client.pd, message, sizeof message, IBV_ACCESS_LOCAL_WRITE);
+    if (message_mr == nullptr) message_mr = ibv_reg_mr(client.pd, message, sizeof message, IBV_ACCESS_LOCAL_WRITE);
     ASSERT_NE(nullptr, message_mr);
     ibv_sge sge{reinterpret_cast<uintptr_t>(message), length, message_mr->lkey};
     ibv_send_wr wr{};
@@ -168,6 +169,16 @@ struct RawChannel {
     wr.send_flags = IBV_SEND_SIGNALED;
     ibv_send_wr* bad = nullptr;
     ASSERT_EQ(0, ibv_post_send(client.id->qp, &wr, &bad));
+  }
+
+  // The next completion of the raw client's sends (2 s at most): its status, or -1 for none.
+  int await_send() {
+    ibv_wc wc{};
+    for (int i = 0; i < 2000; ++i) {
+      if (ibv_poll_cq(client.cq, 1, &wc) == 1) return wc.status;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return -1;
   }
 
   ~RawChannel() {

@@ -69,32 +69,70 @@ struct LoopThread {
   std::thread thread;
 };
 
+// A server context and a client context on rxe0 with one channel between them, open on both sides;
+// the client's loop runs on its own thread, the server's only when the test runs it.
+struct ConnectedPair {
+  ConnectedPair(const jrdma::ContextOptions& server_options, int port)
+      : server(server_options), client(rxe0()), client_loop(client) {
+    sockaddr_in bind = address(kServerIp, port);
+    listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
+    listened_buffers = server.shared_receive_buffers();
+    out = client.create_channel(options);
+    sockaddr_storage remote{};
+    std::memcpy(&remote, &bind, sizeof bind);
+    client.connect(out, remote, nullptr, 5000);
+    run_loop(server, [&](const EventRecord& r) {
+      if (r.kind == static_cast<int32_t>(EventKind::kIncoming)) {
+        in = reinterpret_cast<jrdma::VerbsChannelEntry*>(static_cast<uintptr_t>(r.c));
+      }
+      return r.kind == static_cast<int32_t>(EventKind::kChannelOpen);
+    });
+    open = in != nullptr && client_loop.await([&] { return client_loop.count(EventKind::kChannelOpen) == 1; });
+  }
+  ~ConnectedPair() {
+    client.destroy_channel(out);
+    if (in != nullptr) server.destroy_channel(in);
+    server.close_listener(listener);
+    EventRecord records[8];
+    server.wait_events(records, 8, 0, jrdma::PollMode::kEvent);  // runs the queued destroy and close
+  }
+  // The bytes of a received message's payload, in its ring slot.
+  const uint8_t* payload(const EventRecord& message) const {
+    return in->memory().base + static_cast<std::size_t>(message.a) * options.engine.eager + jrdma::wire::kHeaderSize;
+  }
+  // Submits a SEND of [data, +length) on the client's channel.
+  void send(const uint8_t* data, uint32_t length, uint32_t lkey, uint64_t seq) {
+    jrdma::Submission s{};
+    s.kind = static_cast<uint8_t>(jrdma::OpKind::kSend);
+    s.local_address = reinterpret_cast<uintptr_t>(data);
+    s.length = length;
+    s.lkey = lkey;
+    s.seq = seq;
+    out->engine.submit(&s, 1);
+  }
+
+  jrdma::ChannelOptions options;  // depth 128, eager 4096
+  jrdma::VerbsContext server;
+  jrdma::VerbsContext client;
+  LoopThread client_loop;
+  jrdma::VerbsListener* listener = nullptr;
+  uint32_t listened_buffers = 0;  // the server's shared buffers once it listened
+  jrdma::VerbsChannelEntry* out = nullptr;
+  jrdma::VerbsChannelEntry* in = nullptr;
+  bool open = false;
+};
+
 }  // namespace
 
 TEST(SharedReceiveDevice, ABurstBeyondTheQueueWaitsAtTheSenderLosesNothingAndTheQueueGrows) {
   jrdma::ContextOptions small = rxe0();
   small.shared_receive_buffers = 2;
-  jrdma::VerbsContext server(small);
-  jrdma::VerbsContext client(rxe0());
-  jrdma::ChannelOptions options;  // depth 128, eager 4096: credits for the whole burst
-  sockaddr_in bind = address(kServerIp, 21030);
-  jrdma::VerbsListener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
-  EXPECT_EQ(2u, server.shared_receive_buffers()) << "created with the listener";
-
-  jrdma::VerbsChannelEntry* out = client.create_channel(options);
-  sockaddr_storage remote{};
-  std::memcpy(&remote, &bind, sizeof bind);
-  LoopThread client_loop(client);
-  client.connect(out, remote, nullptr, 5000);
-  jrdma::VerbsChannelEntry* in = nullptr;
-  run_loop(server, [&](const EventRecord& r) {
-    if (r.kind == static_cast<int32_t>(EventKind::kIncoming)) {
-      in = reinterpret_cast<jrdma::VerbsChannelEntry*>(static_cast<uintptr_t>(r.c));
-    }
-    return r.kind == static_cast<int32_t>(EventKind::kChannelOpen);
-  });
-  ASSERT_NE(nullptr, in);
-  ASSERT_TRUE(client_loop.await([&] { return client_loop.count(EventKind::kChannelOpen) == 1; }));
+  ConnectedPair pair(small, 21030);  // 128 credits: enough for the whole burst
+  ASSERT_TRUE(pair.open);
+  EXPECT_EQ(2u, pair.listened_buffers) << "the queue is created with the listener";
+  jrdma::VerbsContext& server = pair.server;
+  jrdma::VerbsContext& client = pair.client;
+  LoopThread& client_loop = pair.client_loop;
 
   // 64 messages while the server's loop does not run: two find a buffer, the third a device that
   // answers "not ready", and the sender's device waits and retries.
@@ -105,15 +143,7 @@ TEST(SharedReceiveDevice, ABurstBeyondTheQueueWaitsAtTheSenderLosesNothingAndThe
   auto region = client.register_memory(payload.data(), payload.size(), IBV_ACCESS_LOCAL_WRITE);
   long naks_before = rnr_naks_sent("rxe0");
   ASSERT_GE(naks_before, 0) << "rxe's hw_counters/send_rnr_err is readable";
-  for (int i = 0; i < kMessages; ++i) {
-    jrdma::Submission send{};
-    send.kind = static_cast<uint8_t>(jrdma::OpKind::kSend);
-    send.local_address = reinterpret_cast<uintptr_t>(&payload[i * kLength]);
-    send.length = kLength;
-    send.lkey = region->lkey();
-    send.seq = static_cast<uint64_t>(i);
-    out->engine.submit(&send, 1);
-  }
+  for (int i = 0; i < kMessages; ++i) pair.send(&payload[i * kLength], kLength, region->lkey(), i);
   ASSERT_TRUE(client_loop.await([&] { return rnr_naks_sent("rxe0") > naks_before; }))
       << "the queue of 2 ran dry and the server's device said so";
 
@@ -122,13 +152,13 @@ TEST(SharedReceiveDevice, ABurstBeyondTheQueueWaitsAtTheSenderLosesNothingAndThe
     if (r.kind != static_cast<int32_t>(EventKind::kMessage)) return false;
     EXPECT_EQ(delivered, r.c) << "in order";
     EXPECT_EQ(static_cast<int32_t>(kLength), r.b);
-    const uint8_t* ring = in->memory().base + static_cast<std::size_t>(r.a) * options.engine.eager;
-    EXPECT_EQ(delivered + 1, ring[jrdma::wire::kHeaderSize]) << "message " << delivered << " in its ring slot";
-    EXPECT_EQ(delivered + 1, ring[jrdma::wire::kHeaderSize + kLength - 1]);
+    const uint8_t* bytes = pair.payload(r);
+    EXPECT_EQ(delivered + 1, bytes[0]) << "message " << delivered << " in its ring slot";
+    EXPECT_EQ(delivered + 1, bytes[kLength - 1]);
     jrdma::Submission release{};
     release.kind = static_cast<uint8_t>(jrdma::OpKind::kReleaseReceive);
     release.receive_slot = static_cast<uint32_t>(r.a);
-    in->engine.submit(&release, 1);
+    pair.in->engine.submit(&release, 1);
     return ++delivered == kMessages;
   });
   EXPECT_EQ(kMessages, delivered);
@@ -141,36 +171,17 @@ TEST(SharedReceiveDevice, ABurstBeyondTheQueueWaitsAtTheSenderLosesNothingAndThe
   EXPECT_GE(grown, 4u) << "the device's low-water event made the queue grow";
   EXPECT_EQ(0u, grown & (grown - 1)) << "by doubling: " << grown;
   EXPECT_LE(grown, 128u) << "no more than the burst needed twice over";
-
-  client.destroy_channel(out);
-  server.destroy_channel(in);
-  server.close_listener(listener);
-  EventRecord records[8];
-  server.wait_events(records, 8, 0, jrdma::PollMode::kEvent);  // runs the queued destroy and close
 }
 
 TEST(SharedReceiveDevice, APeerBeyondItsCreditsFindsNoRingSlotAndTheChannelEnds) {
   RawChannel raw(21031, 4);  // the server grants 4 credits
   ASSERT_TRUE(raw.ok);
   EXPECT_GT(raw.server.shared_receive_buffers(), 0u) << "the channel receives through the shared queue";
-  ibv_mr* mr = ibv_reg_mr(raw.client.pd, raw.message, sizeof raw.message, IBV_ACCESS_LOCAL_WRITE);
-  ASSERT_NE(nullptr, mr);
   // Five data messages, none of whose slots the application releases: the fifth has no slot.
   for (uint64_t id = 0; id < 5; ++id) {
     jrdma::wire::encode_header({jrdma::wire::MessageType::kData, 0, 0, 8, id}, raw.message);
-    ibv_sge sge{reinterpret_cast<uintptr_t>(raw.message), jrdma::wire::kHeaderSize + 8, mr->lkey};
-    ibv_send_wr wr{};
-    wr.sg_list = &sge;
-    wr.num_sge = 1;
-    wr.opcode = IBV_WR_SEND;
-    wr.send_flags = IBV_SEND_SIGNALED;
-    ibv_send_wr* bad = nullptr;
-    ASSERT_EQ(0, ibv_post_send(raw.client.id->qp, &wr, &bad));
-    ibv_wc wc{};
-    for (int i = 0; i < 2000 && ibv_poll_cq(raw.client.cq, 1, &wc) == 0; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    ASSERT_EQ(IBV_WC_SUCCESS, wc.status) << "message " << id << " reached the server's device";
+    raw.send_raw(jrdma::wire::kHeaderSize + 8);
+    ASSERT_EQ(IBV_WC_SUCCESS, raw.await_send()) << "message " << id << " reached the server's device";
   }
   int messages = 0;
   run_loop(raw.server, [&](const EventRecord& r) {
@@ -181,49 +192,21 @@ TEST(SharedReceiveDevice, APeerBeyondItsCreditsFindsNoRingSlotAndTheChannelEnds)
     return true;
   });
   EXPECT_EQ(4, messages) << "the four within the credits were delivered";
-  ibv_dereg_mr(mr);
 }
 
 TEST(SharedReceiveDevice, WithoutSharedBuffersEachQueuePairHasItsOwnReceiveQueue) {
   jrdma::ContextOptions own = rxe0();
   own.shared_receive_buffers = 0;
-  jrdma::VerbsContext server(own);
-  jrdma::VerbsContext client(own);
-  jrdma::ChannelOptions options;
-  sockaddr_in bind = address(kServerIp, 21032);
-  jrdma::VerbsListener* listener = server.listen(reinterpret_cast<sockaddr*>(&bind), options, 8);
-  EXPECT_EQ(0u, server.shared_receive_buffers());
-  jrdma::VerbsChannelEntry* out = client.create_channel(options);
-  sockaddr_storage remote{};
-  std::memcpy(&remote, &bind, sizeof bind);
-  LoopThread client_loop(client);
-  client.connect(out, remote, nullptr, 5000);
-  jrdma::VerbsChannelEntry* in = nullptr;
-  run_loop(server, [&](const EventRecord& r) {
-    if (r.kind == static_cast<int32_t>(EventKind::kIncoming)) {
-      in = reinterpret_cast<jrdma::VerbsChannelEntry*>(static_cast<uintptr_t>(r.c));
-    }
-    return r.kind == static_cast<int32_t>(EventKind::kChannelOpen);
-  });
-  ASSERT_NE(nullptr, in);
+  ConnectedPair pair(own, 21032);
+  ASSERT_TRUE(pair.open);
+  EXPECT_EQ(0u, pair.listened_buffers);
   std::vector<uint8_t> payload(100, 42);
-  auto region = client.register_memory(payload.data(), payload.size(), IBV_ACCESS_LOCAL_WRITE);
-  ASSERT_TRUE(client_loop.await([&] { return client_loop.count(EventKind::kChannelOpen) == 1; }));
-  jrdma::Submission send{};
-  send.kind = static_cast<uint8_t>(jrdma::OpKind::kSend);
-  send.local_address = reinterpret_cast<uintptr_t>(payload.data());
-  send.length = 100;
-  send.lkey = region->lkey();
-  out->engine.submit(&send, 1);
-  run_loop(server, [&](const EventRecord& r) {
+  auto region = pair.client.register_memory(payload.data(), payload.size(), IBV_ACCESS_LOCAL_WRITE);
+  pair.send(payload.data(), 100, region->lkey(), 0);
+  run_loop(pair.server, [&](const EventRecord& r) {
     if (r.kind != static_cast<int32_t>(EventKind::kMessage)) return false;
-    EXPECT_EQ(42, in->memory().base[static_cast<std::size_t>(r.a) * options.engine.eager + jrdma::wire::kHeaderSize]);
+    EXPECT_EQ(42, pair.payload(r)[0]);
     return true;
   });
-  EXPECT_EQ(0u, server.shared_receive_buffers());
-  client.destroy_channel(out);
-  server.destroy_channel(in);
-  server.close_listener(listener);
-  EventRecord records[8];
-  server.wait_events(records, 8, 0, jrdma::PollMode::kEvent);
+  EXPECT_EQ(0u, pair.server.shared_receive_buffers());
 }
