@@ -115,7 +115,7 @@ void TcpChannel::push_locked(Output output) { output_.push_back(std::move(output
 
 void TcpChannel::post_receives(const uint32_t* slots, int count) {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (int i = 0; i < count; ++i) receives_.push_back(slots[i]);
+  receives_.post(slots, count);
 }
 
 void TcpChannel::disconnect() noexcept { ::shutdown(fd_, SHUT_RDWR); }  // the loop then reads the end

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "context/channel_memory.h"
+#include "context/posted_slots.h"
 #include "protocol/channel_engine.h"
 #include "protocol/transport.h"
 #include "transports/stream/idle_trim.h"
@@ -218,7 +219,7 @@ class TcpChannel : public ChannelTransport {
   mutable std::mutex mutex_;  // the send queue, the output and the stream's state
   std::deque<Pending> send_queue_;
   std::deque<Output> output_;
-  std::deque<uint32_t> receives_;
+  PostedSlots receives_;
   SourcesAhead sources_;  // ours sent ahead (credits) and the peer's held for our READs
   uint64_t next_request_ = 1;
   State state_ = State::kOpen;

@@ -290,15 +290,10 @@ TcpChannel::Pending* TcpChannel::awaiting_response(const Frame& response) {
   return nullptr;
 }
 
-// The receive posted last goes first (a queue pair would take the first): any posted receive is the
-// engine's to fill, and the one just re-posted is warm in the cache and already has its pages —
-// a channel touches as many of its receive buffers as it has messages outstanding at once, not all.
+// The receive posted last goes first (context/posted_slots.h).
 bool TcpChannel::take_receive(uint32_t* slot) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (receives_.empty()) return false;
-  *slot = receives_.back();
-  receives_.pop_back();
-  return true;
+  return receives_.take_last(slot);
 }
 
 // ---- completions (loop thread) ----------------------------------------------------------------
@@ -320,8 +315,7 @@ void TcpChannel::collect_locked() {
   if (state_ == State::kOpen) return;
   for (const Pending& p : send_queue_) send_completions_.emplace_back(p.slot, kStatusFlushed);
   send_queue_.clear();
-  for (uint32_t slot : receives_) receive_flushes_.push_back(slot);
-  receives_.clear();
+  receives_.drain([this](uint32_t slot) { receive_flushes_.push_back(slot); });
 }
 
 void TcpChannel::deliver_receives(ChannelEngine& engine) {

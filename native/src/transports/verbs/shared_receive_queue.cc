@@ -59,11 +59,13 @@ SharedReceiveQueue::~SharedReceiveQueue() { release(); }
 
 void SharedReceiveQueue::release() noexcept {
   if (srq_ != nullptr) {
-    std::lock_guard<std::mutex> lock(registry_mutex());
-    registry().erase(srq_);
+    {
+      std::lock_guard<std::mutex> lock(registry_mutex());
+      registry().erase(srq_);
+    }
+    ibv_destroy_srq(srq_);
+    srq_ = nullptr;
   }
-  if (srq_ != nullptr) ibv_destroy_srq(srq_);
-  srq_ = nullptr;
   for (Slab& slab : slabs_) {
     slab.region.reset();
     free_pool_pages(slab.memory);
@@ -135,7 +137,7 @@ void SharedReceiveQueue::grow_if_low() {
 }
 
 // The device raises the event once the posted buffers fall below an eighth of them (then the mark
-// is spent, and armed again by grow()). Not at the capacity: there is nothing left to add.
+// is spent, and armed again by grow_if_low()). Not at the capacity: there is nothing left to add.
 void SharedReceiveQueue::arm_low_water() {
   auto now = static_cast<uint32_t>(addresses_.size());
   if (now >= capacity_) return;

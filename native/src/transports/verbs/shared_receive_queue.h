@@ -29,7 +29,7 @@ namespace jrdma::verbs {
 
 class SharedReceiveQueue {
  public:
-  // `index` comes back in the key field of the queue's work request ids (verbs_channel.h's layout);
+  // `index` comes back in the key field of the queue's work request ids (work_request_id.h);
   // `buffers` are posted now, `capacity` is the most it grows to. Throws RdmaError naming the call.
   SharedReceiveQueue(ibv_pd* pd, uint32_t index, uint32_t buffer_size, uint32_t buffers, uint32_t capacity);
   ~SharedReceiveQueue();
@@ -37,11 +37,9 @@ class SharedReceiveQueue {
   SharedReceiveQueue& operator=(const SharedReceiveQueue&) = delete;
 
   ibv_srq* get() const noexcept { return srq_; }
-  uint32_t index() const noexcept { return index_; }
   uint32_t buffer_size() const noexcept { return buffer_size_; }
   // Buffers registered and in use by the queue (posted or being copied out).
   uint32_t buffers() const noexcept { return buffers_.load(std::memory_order_relaxed); }  // any thread
-  uint32_t capacity() const noexcept { return capacity_; }
 
   // The bytes of a completed receive's buffer (the slot field of its work request id). Null for a
   // number the queue never posted.

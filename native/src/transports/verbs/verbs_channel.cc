@@ -26,9 +26,8 @@ VerbsChannel::VerbsChannel(uint32_t key, const QueuePairOptions& options, const 
       memory_lkey_(memory_lkey),
       loop_(loop),
       chain_wrs_(ring.depth),
-      chain_sges_(2 * static_cast<std::size_t>(ring.depth)) {
-  if (shared_ != nullptr) posted_.reserve(depth_);
-}
+      chain_sges_(2 * static_cast<std::size_t>(ring.depth)),
+      posted_(shared != nullptr ? ring.depth : 0) {}
 
 // The queue pair goes first, then the cm id (a member).
 VerbsChannel::~VerbsChannel() {

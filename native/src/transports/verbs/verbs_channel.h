@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "context/posted_slots.h"
 #include "protocol/channel_settings.h"
 #include "protocol/transport.h"
 #include "transports/verbs/cm_id.h"
@@ -132,9 +133,8 @@ class VerbsChannel : public ChannelTransport {
   uint32_t memory_key() const noexcept override { return memory_lkey_; }
 
   // --- loop thread: receiving through the shared receive queue -------------------------------
-  // The ring slot the next message of this channel goes to: the one posted last (it is warm, and a
-  // channel touches as many slots as it has messages outstanding, not all). False when none is
-  // posted: the peer sent beyond its credits.
+  // The ring slot the next message of this channel goes to: the one posted last
+  // (context/posted_slots.h). False when none is posted: the peer sent beyond its credits.
   bool take_posted(uint32_t* slot) noexcept;
   uint8_t* ring_slot(uint32_t slot) const noexcept { return memory_.base + static_cast<std::size_t>(slot) * eager_; }
   void disconnect() noexcept override;
@@ -166,9 +166,9 @@ class VerbsChannel : public ChannelTransport {
   // Scratch for post_chain, sized to the queue depth once: no allocation per post.
   std::vector<ibv_send_wr> chain_wrs_;
   std::vector<ibv_sge> chain_sges_;
-  // With a shared receive queue: the ring slots the engine posted, taken last first (take_posted).
+  // With a shared receive queue: the ring slots the engine posted (take_posted).
   std::mutex posted_mutex_;
-  std::vector<uint32_t> posted_;
+  PostedSlots posted_;
   // Transfer sources the peer may read now (revoked by the engine; any left at destruction too).
   std::mutex exposures_mutex_;
   std::vector<ibv_mr*> exposures_;

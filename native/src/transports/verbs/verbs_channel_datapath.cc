@@ -19,7 +19,7 @@ namespace jrdma {
 void VerbsChannel::post_receives(const uint32_t* slots, int count) {
   if (shared_ != nullptr) {
     std::lock_guard<std::mutex> lock(posted_mutex_);
-    posted_.insert(posted_.end(), slots, slots + count);  // reserved for depth: no allocation
+    posted_.post(slots, count);
     return;
   }
   if (qp_ == nullptr) throw RdmaError(ErrorKind::kIllegalState, "no queue pair to post receives on");
@@ -46,10 +46,7 @@ void VerbsChannel::post_receives(const uint32_t* slots, int count) {
 
 bool VerbsChannel::take_posted(uint32_t* slot) noexcept {
   std::lock_guard<std::mutex> lock(posted_mutex_);
-  if (posted_.empty()) return false;
-  *slot = posted_.back();
-  posted_.pop_back();
-  return true;
+  return posted_.take_last(slot);
 }
 
 void VerbsChannel::build(const WorkRequest& request, ibv_send_wr& wr, ibv_sge* sge) const {
