@@ -20,5 +20,17 @@ TEST(NativeHeap, TrimsOnceEnoughChannelsWentAndAtMostOncePerInterval) {
   EXPECT_TRUE(NativeHeap::trim_if_channels_went(start + NativeHeap::kTrimInterval));
 }
 
+TEST(NativeHeap, TrimsOnceMoreWhenABurstSettled) {
+  const auto start = NativeHeap::Clock::now() + std::chrono::hours(1);
+  EXPECT_FALSE(NativeHeap::trim_if_channels_went(start)) << "no channel went yet";
+  for (uint64_t i = 0; i < NativeHeap::kChannelsBetweenTrims; ++i) NativeHeap::channel_gone();
+  ASSERT_TRUE(NativeHeap::trim_if_channels_went(start));
+  NativeHeap::channel_gone();  // one of the last channels: too few for a trim of their own
+  const auto settled = start + NativeHeap::kSettleDelay;
+  EXPECT_FALSE(NativeHeap::trim_if_channels_went(settled - std::chrono::milliseconds(1))) << "not settled yet";
+  EXPECT_TRUE(NativeHeap::trim_if_channels_went(settled)) << "what went after the burst's last trim";
+  EXPECT_FALSE(NativeHeap::trim_if_channels_went(settled + std::chrono::hours(1))) << "once per burst";
+}
+
 }  // namespace
 }  // namespace jrdma

@@ -61,6 +61,8 @@ public final class KvScheduler implements AutoCloseable {
     private final Map<KvGroup, List<Waiting>> barriers = new EnumMap<>(KvGroup.class);
     private final List<Node> departed = new ArrayList<>();
     private boolean complete;
+    /** Set by close: the nodes learn that from their channels closing, not as departures of each other. */
+    private boolean closing;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
 
@@ -135,6 +137,7 @@ public final class KvScheduler implements AutoCloseable {
         server.close();
         List<RdmaChannel> open;
         synchronized (this) {
+            closing = true;
             open = new ArrayList<>(nodes.keySet());
         }
         open.forEach(RdmaChannel::close);
@@ -268,7 +271,7 @@ public final class KvScheduler implements AutoCloseable {
         boolean orderly = cause == null || cause instanceof RdmaClosedException;
         LOG.log(orderly ? Level.DEBUG : Level.WARNING, "the " + node + " left the job"
                 + (cause == null ? "" : ": " + cause.getMessage()));
-        if (!complete) {
+        if (!complete || closing) {
             return;
         }
         departed.add(node);

@@ -30,7 +30,7 @@ import org.jrdma.RegisteredBuffer;
  * 256 connecting), sends a message on each and waits for every answer, closes them all, and waits (up
  * to 20 s each: loops close sockets and free memory after close() returned) until the open files are
  * back and the resident memory within BOUND_BYTES of the baseline. Prints "RESULT files BEFORE AFTER
- * resident BEFORE AFTER" and exits 0, or "FAILED class: message" and exits 1.
+ * resident BEFORE AFTER" (after "GREW ..." naming the mappings that grew most, when the memory stayed) and exits 0, or "FAILED class: message" and exits 1.
  */
 public final class ManyChannelsClient {
     private static final long WAIT_S = 300;
@@ -59,6 +59,7 @@ public final class ManyChannelsClient {
                 int filesBefore = openFiles();
                 Set<String> filesBeforeNamed = namedFiles();
                 long residentBefore = resident();
+                ResidentMappings mappingsBefore = ResidentMappings.now();
                 connectCarryAndClose(context, server, local, request, n);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 while (openFiles() > filesBefore && System.nanoTime() < deadline) {
@@ -71,8 +72,12 @@ public final class ManyChannelsClient {
                 }
                 Set<String> left = namedFiles();
                 left.removeAll(filesBeforeNamed); // named in the result, to say what stayed open
+                long residentAfter = resident();
+                if (residentAfter - residentBefore >= bound) { // where it stayed, for the failure's message
+                    System.out.println("GREW " + ResidentMappings.now().grownSince(mappingsBefore, 8));
+                }
                 System.out.println("RESULT files " + filesBefore + " " + openFiles() + " resident " + residentBefore + " "
-                        + resident() + (left.isEmpty() ? "" : " new files " + left));
+                        + residentAfter + (left.isEmpty() ? "" : " new files " + left));
             }
         } catch (Throwable t) {
             System.out.println("FAILED " + t.getClass().getName() + ": " + t.getMessage());

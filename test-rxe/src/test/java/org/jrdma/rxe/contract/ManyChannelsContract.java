@@ -72,7 +72,7 @@ public abstract class ManyChannelsContract {
         long grown = residentAfter - residentBefore;
         assertTrue(grown < ResourceBaseline.MEMORY_BOUND, "resident memory grew by " + (grown >> 20) + " MiB over "
                 + channels() + " channels opened and closed (" + (residentBefore >> 20) + " -> " + (residentAfter >> 20)
-                + " MiB)");
+                + " MiB); it printed " + seen);
     }
 
     /** The fabric's variables for one side, and the queue depth when set. */
