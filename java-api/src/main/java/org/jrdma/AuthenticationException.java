@@ -1,7 +1,7 @@
 package org.jrdma;
 
 /**
- * Mutual authentication with the pre-shared key ({@link RdmaConfig.Builder#preSharedKey}) failed:
+ * Mutual authentication with the pre-shared key ({@link RdmaConfigBuilder#preSharedKey}) failed:
  * the keys differ, the peer gave no proof in time, or one side has no key. No channel was opened on
  * either side.
  */

@@ -11,7 +11,7 @@ final class EnvironmentVariables {
     }
 
     /** Sets what the RDMA_* variables of {@code env} say on {@code b}; unset or empty ones are left alone. */
-    static RdmaConfig.Builder read(Map<String, String> env, RdmaConfig.Builder b) {
+    static RdmaConfigBuilder read(Map<String, String> env, RdmaConfigBuilder b) {
         String device = value(env, "RDMA_DEVICE");
         if (device != null) {
             b.values().device(device, "RDMA_DEVICE");

@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaConfigBuilder;
 import org.jrdma.RdmaContext;
 import org.jrdma.Transport;
 import picocli.CommandLine.Command;
@@ -70,7 +71,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     static int run(BenchOptions options, PrintStream out) throws Exception {
-        RdmaConfig.Builder config = configFromEnvironment().pollMode(options.pollMode).eagerSize(BenchOptions.EAGER);
+        RdmaConfigBuilder config = configFromEnvironment().pollMode(options.pollMode).eagerSize(BenchOptions.EAGER);
         if (options.server != null) {
             try (RdmaContext ctx = Rdma.open(config.build());
                  BenchServer server = new BenchServer(ctx, options.server, System.err)) {
@@ -239,9 +240,9 @@ final class BenchCommand implements Callable<Integer> {
         return options.pollMode.name().toLowerCase(Locale.ROOT);
     }
 
-    private static RdmaConfig.Builder configFromEnvironment() {
+    private static RdmaConfigBuilder configFromEnvironment() {
         RdmaConfig env = RdmaConfig.fromEnvironment();
-        RdmaConfig.Builder b = RdmaConfig.builder().queueDepth(env.queueDepth()).timeout(env.timeout())
+        RdmaConfigBuilder b = RdmaConfig.builder().queueDepth(env.queueDepth()).timeout(env.timeout())
                 .retryCount(env.retryCount()).serviceLevel(env.serviceLevel()).trafficClass(env.trafficClass())
                 .pkeyIndex(env.pkeyIndex()).adaptiveSpinMicros(env.adaptiveSpinMicros()).transport(env.transport());
         if (env.device() != null) {

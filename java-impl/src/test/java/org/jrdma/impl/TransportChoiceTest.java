@@ -15,6 +15,7 @@ import org.jrdma.ConfigurationException;
 import org.jrdma.LinkLayer;
 import org.jrdma.PortState;
 import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaConfigBuilder;
 import org.jrdma.RdmaDevice;
 import org.jrdma.RdmaPort;
 import org.jrdma.Transport;
@@ -30,7 +31,7 @@ class TransportChoiceTest {
         throw new ConfigurationException("cannot load libibverbs.so.1");
     };
 
-    private static TransportChoice choose(RdmaConfig.Builder config, Supplier<List<RdmaDevice>> devices) {
+    private static TransportChoice choose(RdmaConfigBuilder config, Supplier<List<RdmaDevice>> devices) {
         return TransportChoice.choose(config.build(), devices);
     }
 

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaConfigBuilder;
 import org.jrdma.Transport;
 
 /**
@@ -68,7 +69,7 @@ final class RdmaSocketTestPermutation extends SocketTestPermutation {
 
     /** A context configuration over {@code transport}, on the device a system property names (over verbs). */
     static RdmaConfig config(Transport transport, String deviceProperty) {
-        RdmaConfig.Builder config = RdmaConfig.builder().transport(transport);
+        RdmaConfigBuilder config = RdmaConfig.builder().transport(transport);
         if (transport == Transport.VERBS) {
             // Soft-RoCE in the two-vCPU emulated guest can answer later than the default ACK timeout (67 ms) when the rest of
             // the suite keeps its CPUs busy. About 4 s per try (6 tries, the most that still detects a dead peer) keeps such a

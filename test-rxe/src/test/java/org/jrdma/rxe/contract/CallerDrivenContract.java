@@ -21,6 +21,7 @@ import org.jrdma.Rdma;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaConfigBuilder;
 import org.jrdma.RdmaContext;
 import org.jrdma.RegisteredBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -47,7 +48,7 @@ public abstract class CallerDrivenContract {
 
     private RdmaContext open(boolean server) {
         fabric().require();
-        RdmaConfig.Builder config = RdmaConfig.builder().pollMode(PollMode.CALLER);
+        RdmaConfigBuilder config = RdmaConfig.builder().pollMode(PollMode.CALLER);
         return Rdma.open(server ? fabric().serverConfig(config) : fabric().clientConfig(config));
     }
 

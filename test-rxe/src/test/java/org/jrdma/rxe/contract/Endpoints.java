@@ -7,6 +7,7 @@ import org.jrdma.ChannelHandler;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaConfigBuilder;
 import org.jrdma.RdmaContext;
 import org.jrdma.RdmaServer;
 
@@ -25,7 +26,7 @@ public final class Endpoints implements AutoCloseable {
         this(RdmaConfig.builder());
     }
 
-    public Endpoints(RdmaConfig.Builder config) {
+    public Endpoints(RdmaConfigBuilder config) {
         this(Fabric.VERBS, config);
     }
 
@@ -33,7 +34,7 @@ public final class Endpoints implements AutoCloseable {
         this(fabric, RdmaConfig.builder());
     }
 
-    public Endpoints(Fabric fabric, RdmaConfig.Builder config) {
+    public Endpoints(Fabric fabric, RdmaConfigBuilder config) {
         fabric.require();
         this.fabric = fabric;
         server = Rdma.open(fabric.serverConfig(config));

@@ -8,6 +8,7 @@ import java.net.UnknownHostException;
 import java.util.HashMap;
 import java.util.Map;
 import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaConfigBuilder;
 import org.jrdma.Transport;
 
 /**
@@ -31,12 +32,12 @@ public enum Fabric {
         }
     }
 
-    public RdmaConfig serverConfig(RdmaConfig.Builder config) {
+    public RdmaConfig serverConfig(RdmaConfigBuilder config) {
         return this == VERBS ? emulatedVerbs(config).device(RxeEnvironment.serverDevice()).build()
                 : config.transport(Transport.valueOf(name())).build();
     }
 
-    public RdmaConfig clientConfig(RdmaConfig.Builder config) {
+    public RdmaConfig clientConfig(RdmaConfigBuilder config) {
         return this == VERBS ? emulatedVerbs(config).device(RxeEnvironment.clientDevice()).build()
                 : config.transport(Transport.valueOf(name())).build();
     }
@@ -50,7 +51,7 @@ public enum Fabric {
      * RETRY_EXC_ERR now and then; about 1 s per try (18), as docs/configuration.md advises for a slow
      * fabric, keeps the tests on what they are about. A test that sets its own timeout keeps it.
      */
-    private static RdmaConfig.Builder emulatedVerbs(RdmaConfig.Builder config) {
+    private static RdmaConfigBuilder emulatedVerbs(RdmaConfigBuilder config) {
         config.transport(Transport.VERBS);
         if (config.build().timeout() == RdmaConfig.builder().build().timeout()) {
             config.timeout(18);

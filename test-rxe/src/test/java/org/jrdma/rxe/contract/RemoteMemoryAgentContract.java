@@ -21,6 +21,7 @@ import org.jrdma.AgentTimeoutException;
 import org.jrdma.ChannelHandler;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaConfigBuilder;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RdmaOperationException;
 import org.jrdma.RegisteredBuffer;
@@ -116,7 +117,7 @@ public abstract class RemoteMemoryAgentContract {
 
     @Test
     void thePeersQuotaRefusesBeforeAllocatingAndTheRightsAreExactlyThoseAskedFor() throws Exception {
-        RdmaConfig.Builder config = RdmaConfig.builder().agentLimits(new AgentLimits(10000, 64 * 1024, 2));
+        RdmaConfigBuilder config = RdmaConfig.builder().agentLimits(new AgentLimits(10000, 64 * 1024, 2));
         try (Endpoints e = new Endpoints(fabric(), config)) {
             InetSocketAddress address = e.address();
             e.listen(address, (ch, m) -> { });
@@ -145,7 +146,7 @@ public abstract class RemoteMemoryAgentContract {
 
     @Test
     void aPeerThatDoesNotAnswerTimesOutAndItsLateGrantIsReleased() throws Exception {
-        RdmaConfig.Builder config = RdmaConfig.builder().agentLimits(new AgentLimits(500, 64L << 20, 256));
+        RdmaConfigBuilder config = RdmaConfig.builder().agentLimits(new AgentLimits(500, 64L << 20, 256));
         try (Endpoints e = new Endpoints(fabric(), config)) {
             InetSocketAddress address = e.address();
             CountDownLatch stuck = new CountDownLatch(1);

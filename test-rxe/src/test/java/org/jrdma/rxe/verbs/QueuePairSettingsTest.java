@@ -29,6 +29,7 @@ import org.jrdma.ConnectionRejectedException;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaChannel;
 import org.jrdma.RdmaConfig;
+import org.jrdma.RdmaConfigBuilder;
 import org.jrdma.RdmaContext;
 import org.jrdma.RdmaMessage;
 import org.jrdma.RegisteredBuffer;
@@ -48,7 +49,7 @@ class QueuePairSettingsTest {
 
     @Test
     void trafficClassMtuPkeyAndTimeoutsReachBothQueuePairsAndTheWire() throws Exception {
-        RdmaConfig.Builder settings = RdmaConfig.builder().trafficClass(96).mtu(512).timeout(15).retryCount(5).pkeyIndex(0);
+        RdmaConfigBuilder settings = RdmaConfig.builder().trafficClass(96).mtu(512).timeout(15).retryCount(5).pkeyIndex(0);
         try (RdmaContext server = Rdma.open(settings.device("rxe0").build());
              RdmaContext client = Rdma.open(settings.device("rxe1").build());
              Capture capture = Capture.start("veth0")) {
