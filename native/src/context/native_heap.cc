@@ -29,6 +29,7 @@ bool NativeHeap::trim_if_channels_went(Clock::time_point now) noexcept {
     if (settle_at == 0 || now_ns < settle_at) return false;
     // One loop trims; the others find it taken (or a newer burst's settling trim set meanwhile).
     if (!settle_at_ns_.compare_exchange_strong(settle_at, 0, std::memory_order_relaxed)) return false;
+    gone_.store(0, std::memory_order_relaxed);  // the few that went since are given back now too
     trim();
     return true;
   }
