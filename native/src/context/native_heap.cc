@@ -14,13 +14,15 @@ namespace {
 int64_t nanoseconds(NativeHeap::Clock::time_point t) noexcept {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
+}  // namespace
 
-void trim() noexcept {
+// Every channel counted so far is given back now: the count starts again.
+void NativeHeap::trim() noexcept {
+  gone_.store(0, std::memory_order_relaxed);
 #if defined(__GLIBC__)
   malloc_trim(0);
 #endif
 }
-}  // namespace
 
 bool NativeHeap::trim_if_channels_went(Clock::time_point now) noexcept {
   int64_t now_ns = nanoseconds(now);
@@ -29,15 +31,13 @@ bool NativeHeap::trim_if_channels_went(Clock::time_point now) noexcept {
     if (settle_at == 0 || now_ns < settle_at) return false;
     // One loop trims; the others find it taken (or a newer burst's settling trim set meanwhile).
     if (!settle_at_ns_.compare_exchange_strong(settle_at, 0, std::memory_order_relaxed)) return false;
-    gone_.store(0, std::memory_order_relaxed);  // the few that went since are given back now too
-    trim();
+    trim();  // the few that went since the burst's last trim too
     return true;
   }
   int64_t last = last_trim_ns_.load(std::memory_order_relaxed);
   if (last != 0 && now_ns - last < std::chrono::nanoseconds(kTrimInterval).count()) return false;
   // One loop of the process trims; the others find the interval taken.
   if (!last_trim_ns_.compare_exchange_strong(last, now_ns, std::memory_order_relaxed)) return false;
-  gone_.store(0, std::memory_order_relaxed);
   settle_at_ns_.store(now_ns + std::chrono::nanoseconds(kSettleDelay).count(), std::memory_order_relaxed);
   trim();
   return true;

@@ -29,6 +29,8 @@ class NativeHeap {
   static bool trim_if_channels_went(Clock::time_point now) noexcept;
 
  private:
+  static void trim() noexcept;
+
   static std::atomic<uint64_t> gone_;
   static std::atomic<int64_t> last_trim_ns_;  // steady clock
   static std::atomic<int64_t> settle_at_ns_;  // the trim after the last one a burst caused; 0: none due

@@ -30,7 +30,8 @@ import org.jrdma.RegisteredBuffer;
  * 256 connecting), sends a message on each and waits for every answer, closes them all, and waits (up
  * to 20 s each: loops close sockets and free memory after close() returned) until the open files are
  * back and the resident memory within BOUND_BYTES of the baseline. Prints "RESULT files BEFORE AFTER
- * resident BEFORE AFTER" (after "GREW ..." naming the mappings that grew most, when the memory stayed) and exits 0, or "FAILED class: message" and exits 1.
+ * resident BEFORE AFTER" (after "GREW ..." naming the mappings that grew most, when the memory stayed)
+ * and exits 0, or "FAILED class: message" and exits 1.
  */
 public final class ManyChannelsClient {
     private static final long WAIT_S = 300;

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -14,6 +15,8 @@ import java.util.stream.Collectors;
  * anonymous mapping of up to 64 MiB), the Java heap, the code cache, a channel's block.
  */
 final class ResidentMappings {
+    /** The first line of a mapping in smaps: its address range (as bench's ProcessMemory reads it). */
+    private static final Pattern MAPPING = Pattern.compile("[0-9a-f]+-[0-9a-f]+ ");
     private final Map<String, Long> residentKib;
 
     private ResidentMappings(Map<String, Long> residentKib) {
@@ -24,8 +27,7 @@ final class ResidentMappings {
         Map<String, Long> resident = new HashMap<>();
         String mapping = null;
         for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
-            if (!line.isEmpty() && Character.digit(line.charAt(0), 16) >= 0 && line.indexOf(' ') > 0
-                    && line.substring(0, line.indexOf(' ')).contains("-")) {
+            if (MAPPING.matcher(line).lookingAt()) {
                 mapping = describe(line);
             } else if (mapping != null && line.startsWith("Rss:")) {
                 resident.merge(mapping, Long.parseLong(line.replaceAll("\\D", "")), Long::sum);
