@@ -15,9 +15,10 @@ out=${1:?results dir}
 rounds=${JRDMA_COMPARE_ROUNDS:-5}
 sizes=${JRDMA_COMPARE_SIZES:-"8 64 4096 65536 1048576"}
 tests=${JRDMA_COMPARE_TESTS:-"send_lat write_lat read_lat send_bw write_bw read_bw"}
+modes=${JRDMA_COMPARE_MODES:-"busy adaptive event caller"} # the Java tool's poll modes to run
 lat_iters=${JRDMA_COMPARE_LAT_ITERS:-1000}
 bw_iters=${JRDMA_COMPARE_BW_ITERS:-1000}
-jar=bench/target/jrdma-bench.jar
+jar=${JRDMA_COMPARE_JAR:-bench/target/jrdma-bench.jar} # another build of the tool: a before/after comparison
 native=build/bench/jrdma_native_bench
 ip=10.77.0.1
 # Which vCPUs the servers and the clients run on (taskset lists). With the default two vCPUs each
@@ -145,12 +146,11 @@ stop_java() {
 }
 
 echo "[compare] starting the Java tools (JIT warm-up)" >&2
-start_java busy
-start_java adaptive
-start_java event
-start_java caller
+for mode in $modes; do start_java "$mode"; done
 
-tools=(perftest perftest-e java-busy java-adaptive java-event java-caller native)
+tools=(perftest perftest-e)
+for mode in $modes; do tools+=("java-$mode"); done
+tools+=(native)
 for round in $(seq 1 "$rounds"); do
   round_dir="$out/round-$round"
   mkdir -p "$round_dir"

@@ -5,6 +5,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,6 +45,21 @@ uint64_t process_sleep_price_ns() {
   }();
   return price;
 }
+
+// The kernel's time at its last timer interrupt (CLOCK_MONOTONIC_COARSE): no clock read, so a small
+// fraction of a precise one's cost (under emulation a precise read is the most expensive step of an
+// empty pass), behind CLOCK_MONOTONIC — steady_clock's clock — by at most one jiffy (1-10 ms). Enough
+// to tell whether the 100 ms tick is due on a pass a spinning caller makes millions of times.
+std::chrono::steady_clock::time_point coarse_now() noexcept {
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return std::chrono::steady_clock::time_point(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec)));
+}
+
+// A spin looks at its clock every this many passes: the budget is microseconds to milliseconds, a
+// pass a fraction of a microsecond.
+constexpr unsigned kSpinsPerClockRead = 8;
 
 }  // namespace
 
@@ -102,8 +118,8 @@ void ContextLoop::emit(const EventRecord& record) {
 }
 
 void ContextLoop::tick_if_due() {
+  if (coarse_now() < next_tick_) return;  // (the coarse clock never runs ahead of Clock)
   Clock::time_point now = Clock::now();
-  if (now < next_tick_) return;
   next_tick_ = now + std::chrono::milliseconds(kTickMs);
   driver_.tick(now);
   NativeHeap::trim_if_channels_went(now);
@@ -205,14 +221,16 @@ bool ContextLoop::spin_before_sleep(EventRecord* out, int capacity, Clock::time_
     if (wake_requested_.load(std::memory_order_acquire)) return false;
     if (spins % fd_every == 0) worked = check_fds(0) || worked;
     *records = take_records(out, capacity);
-    Clock::duration waited = Clock::now() - idle_since;
     if (*records > 0 || worked) {
-      spin_.found(nanos(waited));
+      spin_.found(nanos(Clock::now() - idle_since));
       return true;
     }
-    if (waited >= budget) {
-      spin_.missed(nanos(waited));
-      return false;
+    if (spins % kSpinsPerClockRead == 0) {
+      Clock::duration waited = Clock::now() - idle_since;
+      if (waited >= budget) {
+        spin_.missed(nanos(waited));
+        return false;
+      }
     }
     // Let other runnable threads of this CPU go first now and then: the application thread that
     // would post the next request, or one spinning on memory the peer writes, may share the CPU.

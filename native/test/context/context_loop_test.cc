@@ -1,6 +1,7 @@
 // The context loop both transports run (context/context_loop.h) over a fake driver: who is asked
 // what, in which mode, and what comes back to Java. Every wait here ends on an event (a record, a
-// ready fd, a wake-up), never on the clock: a busy machine cannot fail these tests.
+// ready fd, a wake-up), never on the clock alone: a busy machine cannot fail these tests (the one that
+// counts ticks bounds them by the time its passes took).
 #include "context/context_loop.h"
 
 #include <fcntl.h>
@@ -182,6 +183,24 @@ TEST_F(ContextLoopTest, ABusyWaitOfZeroIsOnePassThatLooksAtTheFdsEveryNthPass) {
   ASSERT_EQ(1, loop.wait_events(records, 16, 0, PollMode::kBusy)) << "a pending wake-up is seen at the next pass";
   EXPECT_EQ(static_cast<int32_t>(EventKind::kWakeup), records[0].kind);
   EXPECT_EQ(0, driver.arms) << "never armed: nothing sleeps";
+}
+
+// A spinning caller's passes tick the engines every kTickMs, not on every pass (whether the tick is due
+// is read from the coarse clock, behind the precise one by a jiffy at most). Bounded by the time the
+// passes took, so a stalled machine cannot fail it: more ticks than elapsed tick periods would be a
+// tick per pass, and none in a second would be no tick at all.
+TEST_F(ContextLoopTest, OnePassesTickOncePerTickPeriod) {
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(0, loop.wait_events(records, 16, 0, PollMode::kBusy));
+  ASSERT_EQ(1, driver.ticks) << "the first pass ticks";
+  while (driver.ticks < 3 && std::chrono::steady_clock::now() - start < std::chrono::seconds(10)) {
+    ASSERT_EQ(0, loop.wait_events(records, 16, 0, PollMode::kBusy));
+  }
+  const auto elapsed_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(3, driver.ticks) << "ticks go on while a caller spins";
+  EXPECT_GE(elapsed_ms, 2 * ContextLoop::kTickMs) << "no more than one tick per period";
+  EXPECT_GT(driver.polls, driver.ticks) << "passes between the ticks do not tick";
 }
 
 }  // namespace
