@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +18,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.jrdma.ChannelHandler;
 import org.jrdma.PollMode;
@@ -222,27 +219,23 @@ public abstract class CallerDrivenContract {
      */
     @Test
     void aCallerThatOnlySpinsGivesAnIdleSlabBack() throws Exception {
-        MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
-        Set<ObjectName> before = jmx.queryNames(new ObjectName("org.jrdma:type=Context,*"), null);
+        Set<ObjectName> before = ContextBean.registered();
         try (RdmaContext spun = open(true)) {
-            Set<ObjectName> names = new HashSet<>(jmx.queryNames(new ObjectName("org.jrdma:type=Context,*"), null));
-            names.removeAll(before);
-            assertEquals(1, names.size(), names.toString());
-            ObjectName bean = names.iterator().next();
+            ContextBean bean = ContextBean.openedSince(before);
             int slab = 2 << 20;
             int block = 64 << 10;
             List<RegisteredBuffer> burst = new ArrayList<>();
             for (int i = 0; i < slab / block + 1; i++) {
                 burst.add(spun.allocate(block));
             }
-            assertEquals(2L * slab, (long) (Long) jmx.getAttribute(bean, "PoolBytes"), "two slabs");
+            assertEquals(2L * slab, bean.poolBytes(), "two slabs");
             burst.forEach(RegisteredBuffer::close);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             long bytes = 2L * slab;
             for (int pass = 1; bytes != slab && System.nanoTime() - deadline < 0; pass++) {
                 spun.progress(0, TimeUnit.SECONDS);
                 if (pass % 1024 == 0) {
-                    bytes = (Long) jmx.getAttribute(bean, "PoolBytes");
+                    bytes = bean.poolBytes();
                 }
             }
             assertEquals(slab, bytes, "the emptied newer slab was given back; one stays");

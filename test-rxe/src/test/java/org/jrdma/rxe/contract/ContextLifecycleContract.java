@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -19,7 +17,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.jrdma.Access;
 import org.jrdma.Rdma;
@@ -133,13 +130,9 @@ public abstract class ContextLifecycleContract {
     @Test
     void aBurstOfPoolBuffersIsGivenBackWhenTheyClose() throws Exception {
         fabric().require();
-        MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
-        Set<ObjectName> before = jmx.queryNames(new ObjectName("org.jrdma:type=Context,*"), null);
+        Set<ObjectName> before = ContextBean.registered();
         try (RdmaContext ctx = Rdma.open(fabric().serverConfig(RdmaConfig.builder()))) {
-            Set<ObjectName> names = new HashSet<>(jmx.queryNames(new ObjectName("org.jrdma:type=Context,*"), null));
-            names.removeAll(before);
-            assertEquals(1, names.size(), names.toString());
-            ObjectName bean = names.iterator().next();
+            ContextBean bean = ContextBean.openedSince(before);
             int slab = 2 << 20;
             int block = 64 << 10;
             int perSlab = slab / block;
@@ -149,12 +142,12 @@ public abstract class ContextLifecycleContract {
                 b.buffer().put(0, (byte) 0x5A).put(block - 1, (byte) 0x5A);
                 burst.add(b);
             }
-            assertEquals(7L * slab, (long) (Long) jmx.getAttribute(bean, "PoolBytes"), "7 slabs of 64 KiB blocks");
+            assertEquals(7L * slab, bean.poolBytes(), "7 slabs of 64 KiB blocks");
             ByteBuffer kept = burst.get(burst.size() - 1).buffer(); // in the newest slab
             for (RegisteredBuffer b : burst) {
                 b.close();
             }
-            awaitPoolBytes(jmx, bean, slab); // one empty slab stays
+            awaitPoolBytes(bean, slab); // one empty slab stays
             assertEquals(0, kept.get(0), "the retired slab's pages were given back");
             assertEquals(0, kept.get(block - 1));
             for (int round = 0; round < 3; round++) { // allocate and close in a loop: the spare slab serves it
@@ -162,27 +155,27 @@ public abstract class ContextLifecycleContract {
                     again.buffer().put(0, (byte) round);
                     assertEquals(round, again.buffer().get(0));
                 }
-                assertEquals((long) slab, (long) (Long) jmx.getAttribute(bean, "PoolBytes"));
+                assertEquals((long) slab, bean.poolBytes());
             }
             List<RegisteredBuffer> second = new ArrayList<>();
             for (int i = 0; i < perSlab + 1; i++) {
                 second.add(ctx.allocate(block));
             }
-            assertEquals(2L * slab, (long) (Long) jmx.getAttribute(bean, "PoolBytes"), "the pool grows again");
+            assertEquals(2L * slab, bean.poolBytes(), "the pool grows again");
             second.get(perSlab).buffer().put(0, (byte) 7);
             assertEquals(7, second.get(perSlab).buffer().get(0));
             second.forEach(RegisteredBuffer::close);
-            awaitPoolBytes(jmx, bean, slab);
+            awaitPoolBytes(bean, slab);
         }
     }
 
     /** Waits for the pool to shrink to {@code bytes}: the loop retires a slab a second after it emptied. */
-    private static void awaitPoolBytes(MBeanServer jmx, ObjectName bean, long bytes) throws Exception {
+    private static void awaitPoolBytes(ContextBean bean, long bytes) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        long now = (Long) jmx.getAttribute(bean, "PoolBytes");
+        long now = bean.poolBytes();
         while (now != bytes && System.nanoTime() - deadline < 0) {
             Thread.sleep(50);
-            now = (Long) jmx.getAttribute(bean, "PoolBytes");
+            now = bean.poolBytes();
         }
         assertEquals(bytes, now, "the pool's registered bytes");
     }
