@@ -85,6 +85,7 @@ class CommandQueue {
     try {
       std::lock_guard<std::mutex> lock(mutex_);
       queued_.push_back(command);
+      queued_any_.store(true, std::memory_order_release);
       return true;
     } catch (const std::exception&) {
       deferred_.store(true, std::memory_order_release);
@@ -94,12 +95,14 @@ class CommandQueue {
 
   // Loop thread: runs fn(command) for every queued command in order, whatever one of them throws;
   // true when commands were deferred since the last run (the caller runs them from their objects).
-  // Nothing queued and nothing deferred costs the lock only: every turn of the loop comes here.
+  // Nothing queued and nothing deferred costs two loads, not the lock: every pass of the loop comes
+  // here (a command pushed just after them is run at the next pass; its push wakes the loop anyway).
   template <typename Fn>
   bool run(Fn&& fn) {
+    if (!queued_any_.load(std::memory_order_acquire) && !deferred_.load(std::memory_order_acquire)) return false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (queued_.empty() && !deferred_.load(std::memory_order_acquire)) return false;
+      queued_any_.store(false, std::memory_order_relaxed);
       running_.swap(queued_);  // the queue gets the last batch's capacity: push rarely allocates
     }
     for (Command& command : running_) {
@@ -121,8 +124,9 @@ class CommandQueue {
 
  private:
   std::mutex mutex_;
-  std::vector<Command> queued_;   // guarded by mutex_
-  std::vector<Command> running_;  // loop thread: the batch being run (swapped, so both keep their capacity)
+  std::vector<Command> queued_;          // guarded by mutex_
+  std::atomic<bool> queued_any_{false};  // queued_ is not empty (set and cleared under mutex_)
+  std::vector<Command> running_;         // loop thread: the batch being run (swapped, so both keep their capacity)
   std::atomic<bool> deferred_{false};
 };
 

@@ -45,7 +45,11 @@ class ContextLoop {
   // is one pass (the fds looked at every polls_per_fd_check() such passes).
   int wait_events(EventRecord* out, int capacity, int timeout_ms, PollMode mode);
   // The calling thread is the loop thread from now on (a benchmark's own spin loop).
-  void enter() noexcept { loop_thread_.store(std::this_thread::get_id()); }
+  void enter() noexcept {
+    // Stored only when it changes: a spinning caller enters on every pass, and a store is a fence.
+    const std::thread::id self = std::this_thread::get_id();
+    if (loop_thread_.load(std::memory_order_relaxed) != self) loop_thread_.store(self);
+  }
   bool in_loop_thread() const noexcept { return std::this_thread::get_id() == loop_thread_.load(); }
 
   // Any thread: ends a sleep or a spin soon (commands to run, Java's tasks).
