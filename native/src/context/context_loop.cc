@@ -52,7 +52,7 @@ uint64_t process_sleep_price_ns() {
 // to tell whether the 100 ms tick is due on a pass a spinning caller makes millions of times.
 std::chrono::steady_clock::time_point coarse_now() noexcept {
   timespec ts{};
-  ::clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  if (::clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) != 0) return std::chrono::steady_clock::now();  // (no such clock)
   return std::chrono::steady_clock::time_point(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec)));
 }
