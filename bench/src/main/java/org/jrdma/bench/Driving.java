@@ -5,6 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.jrdma.PollMode;
 import org.jrdma.RdmaClosedException;
 import org.jrdma.RdmaContext;
@@ -32,10 +33,7 @@ final class Driving {
     static <T> T get(RdmaContext context, CompletableFuture<T> future, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         if (callerDriven(context)) {
-            long deadline = System.nanoTime() + unit.toNanos(timeout);
-            for (int spins = 1; !future.isDone() && (spins % CLOCK_EVERY != 0 || System.nanoTime() - deadline < 0); spins++) {
-                context.progress(0, TimeUnit.MILLISECONDS);
-            }
+            spinUntil(context, future::isDone, timeout, unit);
         }
         return future.get(callerDriven(context) ? 0 : timeout, unit);
     }
@@ -45,11 +43,16 @@ final class Driving {
         if (!callerDriven(context)) {
             return latch.await(timeout, unit);
         }
+        spinUntil(context, () -> latch.getCount() == 0, timeout, unit);
+        return latch.getCount() == 0;
+    }
+
+    /** Spins {@code progress(0)} until {@code done} or the timeout, which it looks at every CLOCK_EVERY spins. */
+    private static void spinUntil(RdmaContext context, BooleanSupplier done, long timeout, TimeUnit unit) {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
-        for (int spins = 1; latch.getCount() > 0 && (spins % CLOCK_EVERY != 0 || System.nanoTime() - deadline < 0); spins++) {
+        for (int spins = 1; !done.getAsBoolean() && (spins % CLOCK_EVERY != 0 || System.nanoTime() - deadline < 0); spins++) {
             context.progress(0, TimeUnit.MILLISECONDS);
         }
-        return latch.getCount() == 0;
     }
 
     /** One turn without waiting, between the iterations of a spinning test (completions reaped). */
