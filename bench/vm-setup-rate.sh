@@ -5,12 +5,13 @@
 # pairs, all requested at once). Both over rxe0 loopback; ROUNDS rounds, interleaved; jrdma runs two bursts
 # (the first warms the JIT up: read the second). Run with test-rxe/run-in-vm:
 #   test-rxe/run-in-vm --topology two -- sh bench/vm-setup-rate.sh OUT [CHANNELS] [ROUNDS]
-# (JRDMA_SCALE_ARGS: more options for jrdma-bench scale, e.g. "--connecting 100"; RDMA_* variables pass through).
+# (JRDMA_SCALE_ARGS: more options for jrdma-bench scale, e.g. "--connecting 100"; JRDMA_SETUP_JAR: another build's
+# bench jar, to compare builds in one boot; RDMA_* variables pass through).
 set -u
 out=${1:?results dir}
 n=${2:-100}
 rounds=${3:-3}
-jar=bench/target/jrdma-bench.jar
+jar=${JRDMA_SETUP_JAR:-bench/target/jrdma-bench.jar}
 ip=10.77.0.1
 mkdir -p "$out"
 for round in $(seq 1 "$rounds"); do

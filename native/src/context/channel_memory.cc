@@ -67,7 +67,10 @@ ChannelMemory allocate_channel_memory(std::size_t size) {
   return ChannelMemory{static_cast<uint8_t*>(map_anonymous(size)), size};
 }
 
-void free_channel_memory(ChannelMemory memory) noexcept { keep_free(false, memory); }
+void free_channel_memory(ChannelMemory memory) noexcept {
+  memory.control = nullptr;  // the block alone is kept: whatever held its header slots is not its
+  keep_free(false, memory);
+}
 
 ChannelMemory allocate_pool_pages(std::size_t size) {
   size = (size + kHugePage - 1) / kHugePage * kHugePage;

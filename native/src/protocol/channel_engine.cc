@@ -26,11 +26,12 @@ ChannelMemoryLayout ChannelMemoryLayout::of(uint32_t depth, uint32_t eager) noex
 ChannelEngine::ChannelEngine(uint32_t key, const EngineOptions& options, ChannelMemory memory, EventSink& sink)
     : key_(key),
       options_(options),
-      memory_(memory),
       layout_(ChannelMemoryLayout::of(options.depth, options.eager)),
+      control_(memory.control != nullptr ? memory.control : memory.base + layout_.headers),
       credit_threshold_(std::max<uint32_t>(2, options.depth / 4)),
       sink_(sink),
-      window_(options.depth, std::max<uint32_t>(1, std::min<uint32_t>(16, options.depth / 4))),
+      window_(options.send_slots != 0 ? std::min(options.send_slots, options.depth) : options.depth,
+              std::max<uint32_t>(1, std::min<uint32_t>(16, options.depth / 4))),
       ring_(memory.base + layout_.ring, options.depth, options.eager),
       // Room for every operation in the window, for the sends the peer reads, and for as many
       // finished reports again, waiting behind a large send.
@@ -39,9 +40,10 @@ ChannelEngine::ChannelEngine(uint32_t key, const EngineOptions& options, Channel
       agent_(key, {options.agent_timeout_ms, options.agent_quota_bytes, options.agent_quota_count}, *this),
       keepalive_(options.keepalive_ms),
       operations_(options.operation_timeout_ms) {
-  if (memory.size < layout_.size) {
+  std::size_t needed = memory.control != nullptr ? layout_.headers : layout_.size;  // the ring alone, or all
+  if (memory.size < needed) {
     throw RdmaError(ErrorKind::kIllegalArgument, "channel memory of " + std::to_string(memory.size) +
-                                                     " bytes, the layout needs " + std::to_string(layout_.size));
+                                                     " bytes, the layout needs " + std::to_string(needed));
   }
   chain_.reserve(options.depth);
 }
@@ -57,11 +59,11 @@ wire::Handshake ChannelEngine::local_handshake() const noexcept {
 }
 
 uint64_t* ChannelEngine::results() const noexcept {
-  return reinterpret_cast<uint64_t*>(memory_.base + layout_.results);
+  return reinterpret_cast<uint64_t*>(control_ + (layout_.results - layout_.headers));
 }
 
 uint8_t* ChannelEngine::header_slot(uint32_t slot) const noexcept {
-  return memory_.base + layout_.headers + static_cast<std::size_t>(slot) * kHeaderSlotSize;
+  return control_ + static_cast<std::size_t>(slot) * kHeaderSlotSize;
 }
 
 // ---- set-up --------------------------------------------------------------------------------------

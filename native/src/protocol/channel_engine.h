@@ -47,6 +47,7 @@ constexpr int kStatusFlushed = 5;  // IBV_WC_WR_FLUSH_ERR
 
 struct EngineOptions {
   uint32_t depth = 128;                    // send and receive slots; the credits this side announces
+  uint32_t send_slots = 0;                 // sends in flight at most, when fewer than depth (0: depth)
   uint32_t eager = 4096;                   // bytes per receive buffer, header included
   uint32_t graceful_close_ms = 2000;       // how long close() waits for posted operations
   uint32_t max_message = 1u << 30;         // the largest message this side accepts (announced)
@@ -79,6 +80,8 @@ struct ChannelMemoryLayout {
   std::size_t results = 0;
   std::size_t size = 0;
   static ChannelMemoryLayout of(uint32_t depth, uint32_t eager) noexcept;
+  // Bytes of header slots and results: what a block holds after its ring.
+  std::size_t control_size() const noexcept { return size - headers; }
 };
 
 class ChannelEngine : private AgentPort, private RendezvousPort {
@@ -208,8 +211,8 @@ class ChannelEngine : private AgentPort, private RendezvousPort {
 
   const uint32_t key_;
   const EngineOptions options_;
-  const ChannelMemory memory_;
   const ChannelMemoryLayout layout_;
+  uint8_t* const control_;  // header slots, then results (in the block, or memory.control)
   const uint32_t credit_threshold_;
   EventSink& sink_;
 

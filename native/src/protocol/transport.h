@@ -30,10 +30,13 @@ struct WorkRequest {
 };
 
 // A channel's own memory: receive ring, header slots and atomic results in one block, which the
-// transport registers (local write only) when it attaches. See ChannelMemory::layout.
+// transport registers (local write only) when it attaches (ChannelMemoryLayout) — or, where `control`
+// is set, the ring alone, and the header slots and results at `control` (verbs over a shared receive
+// queue: carved from a registered slab of many channels', transports/verbs/registered_slices.h).
 struct ChannelMemory {
   uint8_t* base = nullptr;
   std::size_t size = 0;
+  uint8_t* control = nullptr;  // header slots, then results; null: at the layout's offsets in the block
 };
 
 class ChannelTransport {

@@ -4,24 +4,34 @@
 
 namespace jrdma {
 
-RegisteredBlock RegisteredBlocks::take(std::size_t size, std::size_t registered_from) {
+RegisteredBlock RegisteredBlocks::take(std::size_t size, std::size_t ring) {
+  RegisteredBlock block;
+  if (ring != 0) {
+    block.slice = slices_.take(size - ring);
+    try {
+      block.memory = allocate_channel_memory(ring);
+    } catch (...) {
+      slices_.give_back(block.slice);
+      throw;
+    }
+    block.memory.control = block.slice.address;
+    return block;
+  }
   size = rounded_to_pages(size);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto it = kept_.begin(); it != kept_.end(); ++it) {
-      if (it->memory.size == size && it->registered_from == registered_from) {
-        RegisteredBlock block = std::move(*it);
+      if (it->memory.size == size) {
+        block = std::move(*it);
         kept_.erase(it);
         return block;
       }
     }
   }
-  RegisteredBlock block;
   block.memory = allocate_channel_memory(size);
-  block.registered_from = registered_from;
   try {
-    block.region = std::make_unique<verbs::MemoryRegion>(pd_, block.memory.base + registered_from,
-                                                         block.memory.size - registered_from, IBV_ACCESS_LOCAL_WRITE);
+    block.region =
+        std::make_unique<verbs::MemoryRegion>(pd_, block.memory.base, block.memory.size, IBV_ACCESS_LOCAL_WRITE);
   } catch (...) {
     free_channel_memory(block.memory);
     throw;
@@ -31,6 +41,11 @@ RegisteredBlock RegisteredBlocks::take(std::size_t size, std::size_t registered_
 
 void RegisteredBlocks::give_back(RegisteredBlock block) noexcept {
   if (block.memory.base == nullptr) return;
+  if (block.region == nullptr) {
+    slices_.give_back(block.slice);
+    free_channel_memory(block.memory);
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (kept_.size() < max_kept_) {
@@ -45,18 +60,17 @@ void RegisteredBlocks::give_back(RegisteredBlock block) noexcept {
   discard(block);
 }
 
-void RegisteredBlocks::put_aside(std::size_t size, std::size_t registered_from) noexcept {
-  size = rounded_to_pages(size);
-  {
+void RegisteredBlocks::put_aside(std::size_t size, std::size_t ring) noexcept {
+  if (ring == 0) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const RegisteredBlock& block : kept_) {
-      if (block.memory.size == size && block.registered_from == registered_from) return;
+      if (block.memory.size == rounded_to_pages(size)) return;
     }
   }
   try {
-    give_back(take(size, registered_from));
+    give_back(take(size, ring));  // a ring's slice stays behind in its (kept) empty slab
   } catch (const std::exception&) {
-    // the first channel registers its own block
+    // the first channel registers its own
   }
 }
 
@@ -67,6 +81,7 @@ void RegisteredBlocks::release() noexcept {
     blocks.swap(kept_);
   }
   for (RegisteredBlock& block : blocks) discard(block);
+  slices_.release();
 }
 
 void RegisteredBlocks::discard(RegisteredBlock& block) noexcept {

@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@ VerbsChannel::VerbsChannel(uint32_t key, const QueuePairOptions& options, const 
     : key_(key),
       options_(options),
       depth_(ring.depth),
+      send_slots_(ring.send_slots != 0 ? std::min(ring.send_slots, ring.depth) : ring.depth),
       eager_(ring.eager),
       pd_(pd),
       cqs_(cqs),
@@ -117,14 +119,16 @@ void VerbsChannel::create_queue_pair() {
   // Inline data is an optimization whose limit differs per device (rxe 512 bytes, others less): a
   // request above it fails with EINVAL, so ask for less until the device accepts (0 always works).
   for (uint32_t max_inline = options_.max_inline;; max_inline /= 2) {
-    attr.cap.max_send_wr = depth_;  // (the provider may have changed the caps of a failed attempt)
+    attr.cap.max_send_wr = send_slots_;  // (the provider may have changed the caps of a failed attempt)
     attr.cap.max_recv_wr = shared_ != nullptr ? 0 : depth_;
     attr.cap.max_send_sge = 2;
     attr.cap.max_recv_sge = shared_ != nullptr ? 0 : 1;
     attr.cap.max_inline_data = max_inline;
     try {
-      qp_ = std::make_unique<verbs::QueuePair>(
-          pd_, attr, "depth=" + std::to_string(depth_) + ", max_inline=" + std::to_string(max_inline));
+      qp_ = std::make_unique<verbs::QueuePair>(pd_, attr,
+                                               "depth=" + std::to_string(depth_) +
+                                                   ", max_send_wr=" + std::to_string(send_slots_) +
+                                                   ", max_inline=" + std::to_string(max_inline));
       break;
     } catch (const RdmaError& e) {
       if (e.errno_value() == EINVAL && max_inline > 0) continue;

@@ -89,10 +89,19 @@ class AttributeRefused : public RdmaError {
 int mtu_enum(uint32_t bytes) noexcept;
 uint32_t mtu_bytes(int mtu) noexcept;
 
+// The sends a channel of queue depth `depth` keeps in flight over verbs: its queue pair's max_send_wr.
+// Devices size a send queue in powers of two with a slot more than asked (Soft-RoCE: the next power of
+// two above max_send_wr + 1), so a power-of-two depth asked for as is gets a queue twice its size —
+// 256 slots of 512 bytes (inline data) at the default 128: 64 KiB more per channel to clear and map at
+// set-up and to pin while the channel lives. One send fewer in flight keeps the queue at depth slots.
+constexpr uint32_t verbs_send_slots(uint32_t depth) noexcept {
+  return depth >= 4 && (depth & (depth - 1)) == 0 ? depth - 1 : depth;
+}
+
 class VerbsChannel : public ChannelTransport {
  public:
   // `memory` is the channel's block; its ring has the engine's shape (`ring`: depth slots of eager
-  // bytes). With `shared` (a shared receive queue of the context) messages arrive there and the loop
+  // bytes); the send queue holds `ring.send_slots` (0: depth). With `shared` (a shared receive queue of the context) messages arrive there and the loop
   // copies each into a ring slot this channel posted (take_posted), and only the header slots and
   // results are registered (local write only) under `memory_lkey`; without, the whole block is, and
   // each slot is a receive work request of the queue pair's own receive queue.
@@ -147,8 +156,9 @@ class VerbsChannel : public ChannelTransport {
 
   const uint32_t key_;
   const QueuePairOptions options_;
-  const uint32_t depth_;  // the ring's slots: receives posted, sends in flight at most
-  const uint32_t eager_;  // bytes per slot
+  const uint32_t depth_;       // the ring's slots: receives posted
+  const uint32_t send_slots_;  // sends in flight at most: the send queue's max_send_wr
+  const uint32_t eager_;       // bytes per slot
   ibv_pd* pd_;
   verbs::CompletionQueues& cqs_;
   verbs::CompletionQueue* cq_ = nullptr;  // where the queue pair completes, while it exists

@@ -1,5 +1,5 @@
-// One channel of a context: its memory block (registered whole, or without its receive ring when the
-// channel receives through a shared receive queue), the verbs transport (cm id, QP) and the
+// One channel of a context: its memory block (registered whole, or a plain receive ring and a slice
+// of a registered slab when the channel receives through a shared receive queue), the verbs transport (cm id, QP) and the
 // protocol engine on top, created together and destroyed in reverse (engine, QP, then the block
 // goes back to the context's RegisteredBlocks). Created on any thread (active side) or on the loop thread
 // (passive side); destroyed on the loop thread.
@@ -34,13 +34,13 @@ struct ChannelOptions {
 // A registered memory block taken from the context's RegisteredBlocks for the channel's lifetime.
 class BlockLease {
  public:
-  BlockLease(RegisteredBlocks& blocks, std::size_t size, std::size_t registered_from)
-      : blocks_(blocks), block_(blocks.take(size, registered_from)) {}
+  BlockLease(RegisteredBlocks& blocks, std::size_t size, std::size_t ring)
+      : blocks_(blocks), block_(blocks.take(size, ring)) {}
   ~BlockLease() { blocks_.give_back(std::move(block_)); }
   BlockLease(const BlockLease&) = delete;
   BlockLease& operator=(const BlockLease&) = delete;
   ChannelMemory memory() const noexcept { return block_.memory; }
-  uint32_t lkey() const noexcept { return block_.region->lkey(); }
+  uint32_t lkey() const noexcept { return block_.lkey(); }
 
  private:
   RegisteredBlocks& blocks_;
@@ -55,16 +55,22 @@ class VerbsChannelEntry {
                     verbs::SharedReceiveQueue* shared, LoopCommands& loop, EventSink& sink)
       : key(channel_key),
         passive(is_passive),
-        options(channel_options),
-        memory_(blocks, memory_size(options), registered_from(options, shared != nullptr)),
+        options(with_verbs_send_queue(channel_options)),
+        memory_(blocks, memory_size(options), plain_ring(options, shared != nullptr)),
         transport(key, options.queue_pair, options.engine, pd, cqs, shared, memory_.memory(), memory_.lkey(), loop),
         engine(key, options.engine, memory_.memory(), sink) {}
 
+  // The engine keeps no more sends in flight than the queue pair's send queue holds.
+  static ChannelOptions with_verbs_send_queue(ChannelOptions o) {
+    o.engine.send_slots = verbs_send_slots(o.engine.depth);
+    return o;
+  }
   static std::size_t memory_size(const ChannelOptions& o) noexcept {
     return ChannelMemoryLayout::of(o.engine.depth, o.engine.eager).size;
   }
-  // Where the block's registration starts: after the ring when the loop copies messages into it.
-  static std::size_t registered_from(const ChannelOptions& o, bool shared) noexcept {
+  // The ring's bytes when it is plain memory (the loop copies messages into it from a shared receive
+  // queue: only the header slots and results are registered); 0: the block is registered whole.
+  static std::size_t plain_ring(const ChannelOptions& o, bool shared) noexcept {
     return shared ? ChannelMemoryLayout::of(o.engine.depth, o.engine.eager).headers : 0;
   }
   ChannelMemory memory() const noexcept { return memory_.memory(); }

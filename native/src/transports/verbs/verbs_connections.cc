@@ -65,7 +65,7 @@ VerbsListener* VerbsContext::listen(const sockaddr* address, const ChannelOption
   listener->id.listen(backlog);
   // The first accept registers nothing on the loop thread, nor creates the shared receive queue.
   bool shared = shared_queues_.for_eager(options.engine.eager) != nullptr;
-  blocks_.put_aside(VerbsChannelEntry::memory_size(options), VerbsChannelEntry::registered_from(options, shared));
+  blocks_.put_aside(VerbsChannelEntry::memory_size(options), VerbsChannelEntry::plain_ring(options, shared));
   std::lock_guard<std::mutex> lock(listeners_mutex_);
   listeners_.push_back(listener.get());
   return listener.release();
