@@ -77,7 +77,7 @@ final class BenchCommand implements Callable<Integer> {
                  BenchServer server = new BenchServer(ctx, options.server, System.err)) {
                 out.println("bench server on " + ctx.device().name() + " " + server.address() + " (" + mode(options) + ")");
                 out.flush();
-                Driving.inBackground(ctx);
+                Driving.inBackground(ctx, server::pass);
                 Thread.currentThread().join(); // until killed
             }
             return 0;
@@ -94,7 +94,7 @@ final class BenchCommand implements Callable<Integer> {
              RdmaContext clientCtx = Rdma.open(clientConfig);
              BenchServer server = new BenchServer(serverCtx, new InetSocketAddress(PingPongCommand.gidAddress(serverCtx), 0),
                      System.err)) {
-            Driving.inBackground(serverCtx);
+            Driving.inBackground(serverCtx, server::pass);
             BenchClient client = new BenchClient(clientCtx, server.address(), PingPongCommand.gidAddress(clientCtx), options,
                     System.err);
             return runClient(client, clientCtx, options, out);

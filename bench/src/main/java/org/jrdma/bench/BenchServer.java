@@ -3,7 +3,9 @@ package org.jrdma.bench;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.Access;
 import org.jrdma.ChannelHandler;
@@ -24,6 +26,7 @@ final class BenchServer implements ChannelHandler, AutoCloseable {
     private final RdmaContext context;
     private final RdmaServer server;
     private final Map<RdmaChannel, Session> sessions = new ConcurrentHashMap<>();
+    private final Queue<WriteBack> writeBacks = new ConcurrentLinkedQueue<>();
     private final PrintStream log;
 
     BenchServer(RdmaContext context, InetSocketAddress address, PrintStream log) {
@@ -59,9 +62,14 @@ final class BenchServer implements ChannelHandler, AutoCloseable {
             created.exposed.remote().writeTo(created.reply.buffer());
             channel.send(created.reply, 0, RemoteBuffer.BYTES);
             if (BenchOptions.ALL_TESTS.get(control.test()).equals("write_lat")) {
-                Thread writer = new Thread(() -> writeBack(channel, created), "bench-write-back");
-                writer.setDaemon(true);
-                writer.start();
+                WriteBack writeBack = new WriteBack(channel, created);
+                if (Driving.callerDriven(context)) {
+                    writeBacks.add(writeBack); // the driving thread echoes between its passes: one thread, as perftest
+                } else {
+                    Thread writer = new Thread(writeBack::run, "bench-write-back");
+                    writer.setDaemon(true);
+                    writer.start();
+                }
             }
             return;
         }
@@ -79,25 +87,62 @@ final class BenchServer implements ChannelHandler, AutoCloseable {
         }
     }
 
+    /**
+     * Caller-driven: one look at every write_lat session, run by the thread that drives the context
+     * between its passes (Driving.inBackground), so that each side is one thread, as perftest's.
+     */
+    void pass() {
+        writeBacks.removeIf(writeBack -> !writeBack.step());
+    }
+
     /** write_lat: wait for iteration i to land in our buffer, then write i into the client's. */
-    private void writeBack(RdmaChannel channel, Session session) {
-        int size = session.control.size();
-        int last = Math.max(size, 8) - 8;
-        RemoteBuffer client = session.control.clientBuffer();
-        for (int i = 1; i <= session.control.iterations(); i++) {
-            // The peer's WRITE is placed by the server's loop (its thread, or the one driving it): this one yields.
-            if (!MemoryPoller.await(session.exposed.buffer(), last, i, System.nanoTime() + TimeUnit.SECONDS.toNanos(30),
-                    context.transport() != Transport.VERBS ? Thread::yield : null)) {
-                log.println("write_lat server: iteration " + i + " never arrived");
-                return;
+    private final class WriteBack {
+        private final RdmaChannel channel;
+        private final Session session;
+        private final int last;
+        private final int length;
+        private final RemoteBuffer client;
+        private int next = 1;
+
+        WriteBack(RdmaChannel channel, Session session) {
+            this.channel = channel;
+            this.session = session;
+            this.length = Math.max(session.control.size(), 8);
+            this.last = length - 8;
+            this.client = session.control.clientBuffer();
+        }
+
+        /** A thread of its own: waits for each iteration in turn. */
+        void run() {
+            for (; next <= session.control.iterations(); next++) {
+                // The peer's WRITE is placed by the server's loop (its thread): this one yields to it.
+                if (!MemoryPoller.await(session.exposed.buffer(), last, next, System.nanoTime() + TimeUnit.SECONDS.toNanos(30),
+                        context.transport() != Transport.VERBS ? Thread::yield : null)) {
+                    log.println("write_lat server: iteration " + next + " never arrived");
+                    return;
+                }
+                echo();
             }
-            MemoryPoller.put(session.reply.buffer(), last, i);
-            channel.write(session.reply, 0, client, 0, Math.max(size, 8));
+        }
+
+        /** One look without waiting; false once every iteration is echoed. */
+        boolean step() {
+            if (MemoryPoller.holds(session.exposed.buffer(), last, next)) {
+                echo();
+                next++;
+            }
+            return next <= session.control.iterations();
+        }
+
+        private void echo() {
+            MemoryPoller.put(session.reply.buffer(), last, next);
+            channel.write(session.reply, 0, client, 0, length);
         }
     }
 
     @Override
     public void onClose(RdmaChannel channel, Throwable cause) {
+        writeBacks.removeIf(writeBack -> writeBack.channel == channel);
         Session session = sessions.remove(channel);
         if (session != null) {
             session.exposed.close();

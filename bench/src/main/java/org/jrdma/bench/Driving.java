@@ -62,8 +62,11 @@ final class Driving {
         }
     }
 
-    /** A server's context: driven by a daemon thread of its own, spinning, until the context closes. */
-    static void inBackground(RdmaContext context) {
+    /**
+     * A server's context: driven by a daemon thread of its own, spinning, until the context closes;
+     * {@code eachPass} runs after every pass (the server's own spinning work, on the same thread).
+     */
+    static void inBackground(RdmaContext context, Runnable eachPass) {
         if (!callerDriven(context)) {
             return;
         }
@@ -71,6 +74,7 @@ final class Driving {
             try {
                 for (;;) {
                     context.progress(0, TimeUnit.MILLISECONDS);
+                    eachPass.run();
                 }
             } catch (RdmaClosedException closed) {
                 // the server is done

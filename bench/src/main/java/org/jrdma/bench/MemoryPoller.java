@@ -36,6 +36,11 @@ final class MemoryPoller {
         return true;
     }
 
+    /** Whether the word at index holds value now (one look). */
+    static boolean holds(ByteBuffer memory, int index, long value) {
+        return (long) LONGS.getVolatile(memory, index) == value;
+    }
+
     static void put(ByteBuffer memory, int index, long value) {
         LONGS.setVolatile(memory, index, value);
     }
