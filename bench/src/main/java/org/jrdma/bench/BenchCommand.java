@@ -192,7 +192,8 @@ final class BenchCommand implements Callable<Integer> {
 
     /**
      * Untimed rounds of every selected test at 64 bytes until the JIT is done: a round in which it
-     * compiled for less than {@link #JIT_QUIET_MILLIS}, at least two rounds, at most {@link #WARM_UP_LIMIT_NANOS}.
+     * finished compilations of less than {@link #JIT_QUIET_MILLIS} and after which C2 has nothing running
+     * or queued ({@link JitActivity}), at least two rounds, at most {@link #WARM_UP_LIMIT_NANOS}.
      * Under emulation a C2 compilation takes seconds, and a compiler thread that shares the
      * benchmark's CPU would otherwise be measured as latency.
      */
@@ -202,21 +203,26 @@ final class BenchCommand implements Callable<Integer> {
         long start = System.nanoTime();
         int rounds = 0;
         long compiling = Long.MAX_VALUE;
-        while (rounds < 2 || (monitored && compiling >= JIT_QUIET_MILLIS && System.nanoTime() - start < WARM_UP_LIMIT_NANOS)) {
+        int optimizing = -1;
+        while (rounds < 2 || ((monitored && compiling >= JIT_QUIET_MILLIS || optimizing > 0)
+                && System.nanoTime() - start < WARM_UP_LIMIT_NANOS)) {
             long before = monitored ? jit.getTotalCompilationTime() : 0;
             for (String test : options.tests) {
                 client.run(test, 64, WARM_UP_ITERATIONS);
             }
             compiling = monitored ? jit.getTotalCompilationTime() - before : 0;
+            optimizing = JitActivity.optimizingCompilations();
             rounds++;
             if (!options.quiet) {
-                System.err.printf(Locale.ROOT, "[bench] JIT warm-up round %d: %.1f s so far, compiling %s%n", rounds,
-                        (System.nanoTime() - start) / 1e9, monitored ? compiling + " ms in this round" : "unknown");
+                System.err.printf(Locale.ROOT, "[bench] JIT warm-up round %d: %.1f s so far, compiling %s, C2 at work on %s%n",
+                        rounds, (System.nanoTime() - start) / 1e9, monitored ? compiling + " ms in this round" : "unknown",
+                        optimizing < 0 ? "unknown" : optimizing + " methods");
             }
         }
         return String.format(Locale.ROOT, "JIT warm-up: %d rounds of %d iterations per test at 64 bytes in %.1f s;"
-                + " compiling in the last round: %s", rounds, WARM_UP_ITERATIONS, (System.nanoTime() - start) / 1e9,
-                monitored ? compiling + " ms" : "unknown");
+                + " compiling in the last round: %s; C2 at work on %s", rounds, WARM_UP_ITERATIONS,
+                (System.nanoTime() - start) / 1e9, monitored ? compiling + " ms" : "unknown",
+                optimizing < 0 ? "unknown" : optimizing + " methods");
     }
 
     private static final int WARM_UP_ITERATIONS = 2000;
