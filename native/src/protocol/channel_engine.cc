@@ -30,8 +30,7 @@ ChannelEngine::ChannelEngine(uint32_t key, const EngineOptions& options, Channel
       control_(memory.control != nullptr ? memory.control : memory.base + layout_.headers),
       credit_threshold_(std::max<uint32_t>(2, options.depth / 4)),
       sink_(sink),
-      window_(options.send_slots != 0 ? std::min(options.send_slots, options.depth) : options.depth,
-              std::max<uint32_t>(1, std::min<uint32_t>(16, options.depth / 4))),
+      window_(options.send_window(), std::max<uint32_t>(1, std::min<uint32_t>(16, options.depth / 4))),
       ring_(memory.base + layout_.ring, options.depth, options.eager),
       // Room for every operation in the window, for the sends the peer reads, and for as many
       // finished reports again, waiting behind a large send.

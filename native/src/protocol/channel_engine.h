@@ -62,6 +62,8 @@ struct EngineOptions {
   std::vector<uint8_t> psk;                // the pre-shared key (authenticate()); empty: none
   uint32_t auth_timeout_ms = 5000;         // how long the peer has to prove it holds the key
   ReceiveBudget* budget = nullptr;         // the context's limit on bytes being received; null: none
+  // The sends in flight at most: send_slots where set (never above depth), else depth.
+  uint32_t send_window() const noexcept { return send_slots != 0 && send_slots < depth ? send_slots : depth; }
 };
 
 // A header slot holds a message header and, for a control message, its payload (AUTH's is the largest).
@@ -80,8 +82,6 @@ struct ChannelMemoryLayout {
   std::size_t results = 0;
   std::size_t size = 0;
   static ChannelMemoryLayout of(uint32_t depth, uint32_t eager) noexcept;
-  // Bytes of header slots and results: what a block holds after its ring.
-  std::size_t control_size() const noexcept { return size - headers; }
 };
 
 class ChannelEngine : private AgentPort, private RendezvousPort {

@@ -19,7 +19,7 @@ VerbsChannel::VerbsChannel(uint32_t key, const QueuePairOptions& options, const 
     : key_(key),
       options_(options),
       depth_(ring.depth),
-      send_slots_(ring.send_slots != 0 ? std::min(ring.send_slots, ring.depth) : ring.depth),
+      send_slots_(ring.send_window()),
       eager_(ring.eager),
       pd_(pd),
       cqs_(cqs),
